@@ -1,0 +1,58 @@
+# gosim: make builds ./gosim; make test runs the unit tests and the command-line checks.
+CC ?= cc
+CFLAGS ?= -O2 -g
+WARN = -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+CPPFLAGS += -D_POSIX_C_SOURCE=200809L
+LDLIBS = -ljansson
+
+B ?= build
+SIM = $(wildcard sim/*.c)
+TRACE = $(wildcard trace/*.c)
+CMD = cmd/cli.c cmd/run.c
+WORKLOADS = $(sort $(wildcard workloads/*.json))
+LIB_OBJ = $(SIM:%.c=$(B)/%.o) $(TRACE:%.c=$(B)/%.o) $(B)/workloads.o
+TEST_SRC = $(wildcard tests/test_*.c)
+TEST_OBJ = $(TEST_SRC:%.c=$(B)/%.o)
+
+.PHONY: all test unit cli check clean
+all: gosim
+
+gosim: $(B)/gosim
+	cp $< $@
+
+$(B)/gosim: $(LIB_OBJ) $(CMD:%.c=$(B)/%.o) $(B)/cmd/main.o
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(B)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+$(B)/workloads.c: tools/embed-workloads.sh $(WORKLOADS)
+	@mkdir -p $(B)
+	sh tools/embed-workloads.sh $(WORKLOADS) > $@.tmp && mv $@.tmp $@
+
+$(B)/workloads.o: $(B)/workloads.c
+	$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) -Wno-missing-prototypes -c -o $@ $<
+
+$(B)/unit: $(LIB_OBJ) $(TEST_OBJ) $(B)/tests/helpers.o
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcriterion
+
+$(B)/tests/%.o: CPPFLAGS += -Isim
+
+test: unit cli
+
+unit: $(B)/unit
+	$(B)/unit --jobs=2
+
+cli: $(B)/gosim
+	sh tests/cli.sh $(B)/gosim
+
+# -Werror build, then the whole suite under AddressSanitizer and UBSan.
+check:
+	$(MAKE) B=build/check CFLAGS="-O1 -g -Werror -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
+		LDFLAGS="-fsanitize=address,undefined" test
+
+clean:
+	rm -rf build gosim
+
+-include $(shell find $(B) -name '*.d' 2>/dev/null)

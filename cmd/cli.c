@@ -1,0 +1,297 @@
+/* cli.c: options into a struct opts (getopt_long), with one-line errors
+ * that name the option and say what it takes (exit 2). */
+#include "cli.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../sim/workload.h"
+#include "../trace/schedtrace.h"
+#include "run.h"
+
+static const char usage_text[] =
+	"Usage: gosim [OPTION]...\n"
+	"Simulate the Go runtime scheduler (G/M/P, runtime/proc.go) on a workload and\n"
+	"write what happened: an event trace, GODEBUG=schedtrace lines and a summary.\n"
+	"\n"
+	"Workload:\n"
+	"  -w, --workload=NAME|FILE  a built-in workload or a JSON file (default fanout)\n"
+	"      --list-workloads      describe the built-in workloads and exit\n"
+	"  -D NAME=VALUE             override a workload parameter (repeatable),\n"
+	"                            e.g. -D n=1000 -D work=250us\n"
+	"\n"
+	"Scheduler:\n"
+	"  -p, --procs=N             GOMAXPROCS, 1..256 (default: the workload's)\n"
+	"      --steal=on|off        work stealing (default on)\n"
+	"      --preempt=MODE        async (Go 1.14+, default), cooperative (before\n"
+	"                            1.14: call-free loops run on), off\n"
+	"  -s, --seed=N              seed for the random steal order (default 1)\n"
+	"      --slice=DUR           time slice before sysmon preempts (default 10ms)\n"
+	"      --sysmon-period=DUR   sysmon's period (default 20us)\n"
+	"      --max-threads=N       thread limit, as debug.SetMaxThreads (default 10000)\n"
+	"\n"
+	"Output:\n"
+	"  -t, --trace=FILE          write the event trace to FILE ('-': stdout)\n"
+	"  -f, --format=FMT          json, jsonl or csv (default: FILE's extension,\n"
+	"                            json for '-')\n"
+	"      --schedtrace=MS       print SCHED lines to stderr every MS ms, as\n"
+	"                            GODEBUG=schedtrace=MS does\n"
+	"      --scheddetail         add the P, M and G lines (scheddetail=1)\n"
+	"      --go=VERSION          the Go release whose schedtrace format to print,\n"
+	"                            1.19 and later (default " SCHEDTRACE_NEWEST ")\n"
+	"  -q, --quiet               no summary\n"
+	"\n"
+	"Checking:\n"
+	"      --check               check the model's invariants after every event\n"
+	"      --eager-sysmon        run every sysmon pass instead of skipping idle\n"
+	"                            ones (same result, slower; for testing)\n"
+	"\n"
+	"  -h, --help                this help\n"
+	"  -V, --version             gosim's version\n"
+	"\n"
+	"DUR is microseconds or a number with a unit: 250us, 1.5ms, 2s.\n"
+	"Exit status: 0 done; 1 a model invariant failed (a gosim bug); 2 bad usage\n"
+	"or input; 3 the simulated program died (deadlock, thread limit).\n"
+	"Example: gosim -w syscalls -p 4 --trace out.json --schedtrace=1\n";
+
+enum { OPT_STEAL = 256, OPT_PREEMPT, OPT_SLICE, OPT_SYSMON_PERIOD, OPT_MAX_THREADS, OPT_SCHEDTRACE,
+       OPT_SCHEDDETAIL, OPT_GO, OPT_CHECK, OPT_EAGER, OPT_LIST };
+
+static const struct option long_opts[] = {
+	{ "workload", required_argument, NULL, 'w' },
+	{ "procs", required_argument, NULL, 'p' },
+	{ "steal", required_argument, NULL, OPT_STEAL },
+	{ "preempt", required_argument, NULL, OPT_PREEMPT },
+	{ "seed", required_argument, NULL, 's' },
+	{ "slice", required_argument, NULL, OPT_SLICE },
+	{ "sysmon-period", required_argument, NULL, OPT_SYSMON_PERIOD },
+	{ "max-threads", required_argument, NULL, OPT_MAX_THREADS },
+	{ "trace", required_argument, NULL, 't' },
+	{ "format", required_argument, NULL, 'f' },
+	{ "schedtrace", required_argument, NULL, OPT_SCHEDTRACE },
+	{ "scheddetail", no_argument, NULL, OPT_SCHEDDETAIL },
+	{ "go", required_argument, NULL, OPT_GO },
+	{ "check", no_argument, NULL, OPT_CHECK },
+	{ "eager-sysmon", no_argument, NULL, OPT_EAGER },
+	{ "list-workloads", no_argument, NULL, OPT_LIST },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int bad(const char *opt, const char *val, const char *what)
+{
+	fprintf(stderr, "gosim: %s=%s: %s\n", opt, val, what);
+	return EXIT_USAGE;
+}
+
+static int parse_int(const char *s, long long lo, long long hi, long long *out)
+{
+	char *end;
+	errno = 0;
+	long long v = strtoll(s, &end, 10);
+	if (!*s || *end || errno == ERANGE || v < lo || v > hi)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int parse_u64(const char *s, uint64_t *out)
+{
+	char *end;
+	errno = 0;
+	if (!*s || *s == '-' || *s == '+')
+		return -1;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (*end || errno == ERANGE)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int parse_dur(const char *s, int64_t *out)
+{
+	long long v;
+	if (parse_int(s, 1, WORKLOAD_MAX_US, &v) == 0) {
+		*out = (v + TICK_US - 1) / TICK_US * TICK_US;
+		return 0;
+	}
+	return workload_parse_duration(s, out) == 0 && *out > 0 ? 0 : -1;
+}
+
+static int add_define(struct opts *o, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	if (!eq || eq == arg) {
+		fprintf(stderr, "gosim: -D %s: expected NAME=VALUE, e.g. -D n=1000\n", arg);
+		return EXIT_USAGE;
+	}
+	if (o->ndefines == MAX_DEFINES) {
+		fprintf(stderr, "gosim: -D %s: at most %d -D options\n", arg, MAX_DEFINES);
+		return EXIT_USAGE;
+	}
+	size_t n = (size_t)(eq - arg);
+	char *name = malloc(n + 1);
+	if (!name) {
+		fprintf(stderr, "gosim: out of memory\n");
+		return EXIT_USAGE;
+	}
+	memcpy(name, arg, n);
+	name[n] = 0;
+	o->defines[o->ndefines++] = (struct param_override){ .name = name, .value = eq + 1 };
+	return 0;
+}
+
+static int parse_choice(const char *opt, const char *val, const char *const *names, int n, int *out)
+{
+	for (int i = 0; i < n; i++)
+		if (strcmp(val, names[i]) == 0) {
+			*out = i;
+			return 0;
+		}
+	char what[128] = "expected ";
+	for (int i = 0; i < n; i++) {
+		strcat(what, names[i]);
+		strcat(what, i + 2 < n ? ", " : i + 1 < n ? " or " : "");
+	}
+	return bad(opt, val, what);
+}
+
+static int parse_long_only(struct opts *o, int c, const char *arg)
+{
+	static const char *const onoff[] = { "off", "on" };
+	static const char *const modes[] = { "async", "cooperative", "off" };
+	long long v;
+	int choice;
+	switch (c) {
+	case OPT_STEAL:
+		if (parse_choice("--steal", arg, onoff, 2, &choice))
+			return EXIT_USAGE;
+		o->cfg.steal = choice;
+		return 0;
+	case OPT_PREEMPT:
+		if (parse_choice("--preempt", arg, modes, 3, &choice))
+			return EXIT_USAGE;
+		o->cfg.preempt = (enum sim_preempt)choice;
+		return 0;
+	case OPT_SLICE:
+		return parse_dur(arg, &o->cfg.slice_us) ? bad("--slice", arg, "expected a duration such as 10ms") : 0;
+	case OPT_SYSMON_PERIOD:
+		return parse_dur(arg, &o->cfg.sysmon_period_us) ? bad("--sysmon-period", arg, "expected a duration such as 20us") : 0;
+	case OPT_MAX_THREADS:
+		if (parse_int(arg, 2, INT32_MAX, &v))
+			return bad("--max-threads", arg, "expected an integer in 2..2147483647 (sysmon and the main thread count)");
+		o->cfg.max_threads = v;
+		return 0;
+	case OPT_SCHEDTRACE:
+		if (parse_int(arg, 1, 1000000000, &v))
+			return bad("--schedtrace", arg, "expected a period in milliseconds, 1..1000000000");
+		o->cfg.schedtrace_ms = v;
+		return 0;
+	case OPT_GO:
+		if (schedtrace_family(arg, &o->family))
+			return bad("--go", arg, "expected a Go release 1.19 or later, such as 1.19, 1.23 or " SCHEDTRACE_NEWEST);
+		o->go_version = arg;
+		return 0;
+	case OPT_SCHEDDETAIL: o->detail = 1; return 0;
+	case OPT_CHECK: o->cfg.check = 1; return 0;
+	case OPT_EAGER: o->cfg.eager_sysmon = 1; return 0;
+	case OPT_LIST: o->list = 1; return 0;
+	}
+	return EXIT_USAGE;
+}
+
+static int parse_opt(struct opts *o, int c, const char *arg)
+{
+	long long v;
+	switch (c) {
+	case 'w': o->workload = arg; return 0;
+	case 'p':
+		if (parse_int(arg, 1, MAX_PROCS, &v))
+			return bad("--procs", arg, "expected an integer in 1..256");
+		o->cfg.procs = (int)v;
+		return 0;
+	case 's':
+		return parse_u64(arg, &o->cfg.seed) ? bad("--seed", arg, "expected an integer in 0..18446744073709551615") : 0;
+	case 't': o->trace_path = arg; return 0;
+	case 'f':
+		if (trace_format_parse(arg, &o->format))
+			return bad("--format", arg, "expected json, jsonl or csv");
+		o->format_set = 1;
+		return 0;
+	case 'D': return add_define(o, arg);
+	case 'q': o->quiet = 1; return 0;
+	case 'h': o->help = 1; return 0;
+	case 'V': o->version = 1; return 0;
+	case '?': return EXIT_USAGE; /* getopt_long printed the problem */
+	default: return parse_long_only(o, c, arg);
+	}
+}
+
+static int check_combination(struct opts *o)
+{
+	if (o->detail && !o->cfg.schedtrace_ms) {
+		fprintf(stderr, "gosim: --scheddetail needs --schedtrace=MS (as scheddetail=1 needs schedtrace)\n");
+		return EXIT_USAGE;
+	}
+	if (o->trace_path && !o->format_set && strcmp(o->trace_path, "-") != 0 &&
+	    trace_format_from_path(o->trace_path, &o->format) != 0) {
+		fprintf(stderr, "gosim: --trace=%s: cannot tell the format from the name; add --format=json, jsonl or csv\n",
+			o->trace_path);
+		return EXIT_USAGE;
+	}
+	if (o->format_set && !o->trace_path) {
+		fprintf(stderr, "gosim: --format needs --trace=FILE\n");
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+static int parse_args(struct opts *o, int argc, char **argv)
+{
+	sim_config_default(&o->cfg);
+	o->workload = "fanout";
+	o->format = TRACE_JSON;
+	o->family = SCHEDTRACE_GO125;
+	o->go_version = SCHEDTRACE_NEWEST;
+	opterr = 1;
+	int c;
+	while ((c = getopt_long(argc, argv, "w:p:s:t:f:D:qhV", long_opts, NULL)) != -1) {
+		int rc = parse_opt(o, c, optarg);
+		if (rc)
+			return rc;
+	}
+	if (optind < argc) {
+		fprintf(stderr, "gosim: unexpected argument '%s' (options start with -; see gosim --help)\n", argv[optind]);
+		return EXIT_USAGE;
+	}
+	return check_combination(o);
+}
+
+static void free_opts(struct opts *o)
+{
+	for (int i = 0; i < o->ndefines; i++)
+		free((char *)o->defines[i].name);
+}
+
+int cli_main(int argc, char **argv)
+{
+	struct opts o = { 0 };
+	int rc = parse_args(&o, argc, argv);
+	if (rc == 0 && o.help)
+		fputs(usage_text, stdout);
+	else if (rc == 0 && o.version)
+		printf("gosim %s (trace schema %d, schedtrace formats Go 1.19 to %s)\n", GOSIM_VERSION, TRACE_SCHEMA,
+		       SCHEDTRACE_NEWEST);
+	else if (rc == 0 && o.list)
+		rc = run_list_workloads(stdout);
+	else if (rc == 0)
+		rc = run_main(&o);
+	free_opts(&o);
+	return rc;
+}

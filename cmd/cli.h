@@ -1,0 +1,11 @@
+/* cli.h: the command line: options (getopt_long) into a struct cli, the
+ * workload loaded, the run driven, outputs written, the exit code chosen.
+ * The only part of gosim that talks to the user. */
+#ifndef GOSIM_CLI_H
+#define GOSIM_CLI_H
+
+enum exit_code { EXIT_DONE = 0, EXIT_INVARIANT = 1, EXIT_USAGE = 2, EXIT_DIED = 3 };
+
+int cli_main(int argc, char **argv);
+
+#endif

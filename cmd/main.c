@@ -1,0 +1,7 @@
+/* main.c: gosim's entry point; everything else is in cli.c. */
+#include "cli.h"
+
+int main(int argc, char **argv)
+{
+	return cli_main(argc, argv);
+}

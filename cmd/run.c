@@ -1,0 +1,412 @@
+/* run.c: one gosim run (see run.h). Traces go to a temporary file beside
+ * the target, renamed into place only when the run got to its end, so a
+ * failed or interrupted run leaves the user's old file as it was. */
+#include "run.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig) { interrupted = sig; }
+
+struct out {
+	FILE *f;
+	const char *path;
+	char *tmp;
+};
+
+struct run {
+	struct opts *o;
+	struct program *prog;
+	struct out trace;
+	struct trace_writer *tw;
+	int io_errno;
+};
+
+/* ---- workloads ---------------------------------------------------- */
+
+static size_t edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), row[64];
+	if (lb >= 64)
+		return lb;
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		size_t diag = row[0];
+		row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t up = row[j], best = diag + (a[i - 1] != b[j - 1]);
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			diag = up;
+		}
+	}
+	return row[lb];
+}
+
+static const struct builtin_workload *find_builtin(const char *name)
+{
+	for (int i = 0; i < builtin_workloads_n; i++)
+		if (strcmp(builtin_workloads[i].name, name) == 0)
+			return &builtin_workloads[i];
+	return NULL;
+}
+
+static void unknown_workload(const char *name)
+{
+	const char *best = NULL;
+	size_t bestd = 3;
+	for (int i = 0; i < builtin_workloads_n; i++) {
+		size_t d = edit_distance(name, builtin_workloads[i].name);
+		if (d < bestd) {
+			bestd = d;
+			best = builtin_workloads[i].name;
+		}
+	}
+	if (best)
+		fprintf(stderr, "gosim: --workload=%s: no such workload or file; did you mean '%s'? (gosim --list-workloads)\n",
+			name, best);
+	else
+		fprintf(stderr, "gosim: --workload=%s: no such workload or file (gosim --list-workloads lists the built-in ones)\n",
+			name);
+}
+
+static char *read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	size_t cap = 4096, n = 0;
+	char *buf = malloc(cap);
+	while (buf) {
+		n += fread(buf + n, 1, cap - n, f);
+		if (n < cap)
+			break;
+		char *nb = cap < ((size_t)1 << 30) ? realloc(buf, cap * 2) : NULL;
+		if (!nb) {
+			free(buf);
+			buf = NULL;
+			errno = EFBIG;
+			break;
+		}
+		buf = nb;
+		cap *= 2;
+	}
+	if (buf && ferror(f)) {
+		free(buf);
+		buf = NULL;
+	}
+	fclose(f);
+	*len = n;
+	return buf;
+}
+
+static int load_workload(struct run *r)
+{
+	struct opts *o = r->o;
+	char err[768];
+	const struct builtin_workload *b = find_builtin(o->workload);
+	int rc;
+	if (b) {
+		char file[96];
+		snprintf(file, sizeof file, "workloads/%s.json", b->name);
+		rc = workload_parse(b->text, b->len, file, o->defines, o->ndefines, &r->prog, err, sizeof err);
+	} else {
+		size_t len;
+		char *text = read_file(o->workload, &len);
+		if (!text) {
+			if (errno == ENOENT && !strchr(o->workload, '/') && !strstr(o->workload, ".json"))
+				unknown_workload(o->workload);
+			else
+				fprintf(stderr, "gosim: %s: %s\n", o->workload, strerror(errno));
+			return EXIT_USAGE;
+		}
+		rc = workload_parse(text, len, o->workload, o->defines, o->ndefines, &r->prog, err, sizeof err);
+		free(text);
+	}
+	if (rc != 0) {
+		fprintf(stderr, "gosim: %s\n", err);
+		return EXIT_USAGE;
+	}
+	if (o->cfg.procs == 0)
+		o->cfg.procs = r->prog->procs;
+	return 0;
+}
+
+static void print_wrapped(FILE *out, const char *text, int indent, int width)
+{
+	int col = indent;
+	fprintf(out, "%*s", indent, "");
+	while (*text) {
+		size_t w = strcspn(text, " ");
+		if (col > indent && col + 1 + (int)w > width) {
+			fprintf(out, "\n%*s", indent, "");
+			col = indent;
+		} else if (col > indent) {
+			fputc(' ', out);
+			col++;
+		}
+		fwrite(text, 1, w, out);
+		col += (int)w;
+		text += w;
+		text += strspn(text, " ");
+	}
+	fputc('\n', out);
+}
+
+int run_list_workloads(FILE *out)
+{
+	for (int i = 0; i < builtin_workloads_n; i++) {
+		char err[256];
+		struct program *p;
+		const struct builtin_workload *b = &builtin_workloads[i];
+		if (workload_parse(b->text, b->len, b->name, NULL, 0, &p, err, sizeof err) != 0) {
+			fprintf(stderr, "gosim: built-in workload %s\n", err);
+			return EXIT_INVARIANT;
+		}
+		json_t *root = json_loadb(b->text, b->len, 0, NULL);
+		char *params = root ? json_dumps(json_object_get(root, "params"), JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
+		fprintf(out, "%s (procs %d; params %s)\n", b->name, p->procs, params ? params : "{}");
+		print_wrapped(out, p->description, 2, 78);
+		if (i + 1 < builtin_workloads_n)
+			fputc('\n', out);
+		free(params);
+		json_decref(root);
+		program_free(p);
+	}
+	return fflush(out) == 0 ? 0 : EXIT_USAGE;
+}
+
+/* ---- outputs ------------------------------------------------------ */
+
+static int out_open(struct out *o, const char *path)
+{
+	o->path = path;
+	if (strcmp(path, "-") == 0) {
+		o->f = stdout;
+		return 0;
+	}
+	size_t n = strlen(path) + 16;
+	if (!(o->tmp = malloc(n)))
+		return -1;
+	snprintf(o->tmp, n, "%s.tmp.XXXXXX", path);
+	int fd = mkstemp(o->tmp);
+	if (fd < 0 || !(o->f = fdopen(fd, "w"))) {
+		if (fd >= 0)
+			close(fd);
+		free(o->tmp);
+		o->tmp = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+/* Closes the file; commit renames it into place, else it is removed. */
+static int out_close(struct out *o, int commit)
+{
+	if (!o->f)
+		return 0;
+	int rc = 0;
+	if (o->f != stdout) {
+		rc = fclose(o->f);
+		if (commit && rc == 0)
+			rc = rename(o->tmp, o->path);
+		if (!commit || rc != 0) {
+			int e = errno;
+			unlink(o->tmp);
+			errno = e;
+		}
+		free(o->tmp);
+		o->tmp = NULL;
+	} else {
+		rc = fflush(stdout);
+	}
+	o->f = NULL;
+	return rc;
+}
+
+static int sink_event(void *ctx, const struct sim_event *e)
+{
+	struct run *r = ctx;
+	if (trace_event(r->tw, e) == 0)
+		return 0;
+	r->io_errno = errno ? errno : EIO;
+	return -1;
+}
+
+static int sink_schedtrace(void *ctx, const struct sim *s)
+{
+	struct run *r = ctx;
+	return schedtrace_print(stderr, s, r->o->family, r->o->detail);
+}
+
+static char *config_json(const struct run *r)
+{
+	static const char *const modes[] = { "async", "cooperative", "off" };
+	const struct sim_config *c = &r->o->cfg;
+	json_t *defs = json_object();
+	for (int i = 0; i < r->o->ndefines; i++)
+		json_object_set_new(defs, r->o->defines[i].name, json_string(r->o->defines[i].value));
+	json_t *j = json_pack("{ss sI ss ss sI sI sI sI so ss}", "workload", r->prog->name, "procs",
+			      (json_int_t)c->procs, "steal", c->steal ? "on" : "off", "preempt", modes[c->preempt],
+			      "seed", (json_int_t)c->seed, "slice_us", (json_int_t)c->slice_us, "sysmon_period_us",
+			      (json_int_t)c->sysmon_period_us, "max_threads", (json_int_t)c->max_threads, "defines",
+			      defs, "go", r->o->go_version);
+	char *s = j ? json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
+	json_decref(j);
+	return s;
+}
+
+static void print_summary(FILE *out, const struct run *r, const struct sim_summary *sum)
+{
+	static const char *const modes[] = { "async", "cooperative", "off" };
+	const struct sim_config *c = &r->o->cfg;
+	fprintf(out, "gosim: %s, %d P%s, steal %s, preempt %s, seed %llu\n", r->prog->name, c->procs,
+		c->procs == 1 ? "" : "s", c->steal ? "on" : "off", modes[c->preempt], (unsigned long long)c->seed);
+	fprintf(out, "  makespan     %lld.%03lld ms\n", (long long)(sum->makespan_us / 1000),
+		(long long)(sum->makespan_us % 1000));
+	fprintf(out, "  goroutines   %lld\n", (long long)sum->goroutines);
+	fprintf(out, "  threads peak %lld (sysmon included)\n", (long long)sum->threads_peak);
+	fprintf(out, "  steals       %lld (%lld goroutines moved)\n", (long long)sum->steals, (long long)sum->stolen);
+	fprintf(out, "  handoffs     %lld\n  preemptions  %lld\n  spills       %lld\n", (long long)sum->handoffs,
+		(long long)sum->preemptions, (long long)sum->spills);
+	fprintf(out, "  busy         ");
+	for (int i = 0; i < sum->procs; i++) {
+		int64_t b = sum->busy_us[i];
+		int pct = sum->makespan_us ? (int)(b * 100 / sum->makespan_us) : 0;
+		fprintf(out, "%sP%d %lld.%03lldms (%d%%)", i && i % 4 == 0 ? "\n               " : i ? "  " : "", i,
+			(long long)(b / 1000), (long long)(b % 1000), pct);
+	}
+	fprintf(out, "\n  fingerprint  %016llx\n", (unsigned long long)sum->fingerprint);
+}
+
+/* ---- the run ------------------------------------------------------ */
+
+static double wall_seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static enum sim_status simulate(struct run *r, struct sim *s)
+{
+	int progress = !r->o->quiet && isatty(STDERR_FILENO) && !r->o->cfg.schedtrace_ms;
+	double start = wall_seconds(), last = start;
+	enum sim_status st;
+	for (uint64_t n = 1; (st = sim_step(s)) == SIM_RUNNING && !interrupted; n++) {
+		if (!progress || n % 65536)
+			continue;
+		double now = wall_seconds();
+		if (now - last >= 1.0) {
+			fprintf(stderr, "\rgosim: %lld ms simulated, %.0f s", (long long)(sim_now(s) / 1000), now - start);
+			last = now;
+		}
+	}
+	if (progress && last != start)
+		fputs("\r\033[K", stderr);
+	return st;
+}
+
+static int report(struct run *r, struct sim *s, enum sim_status st)
+{
+	if (interrupted) {
+		fprintf(stderr, "gosim: interrupted; %s left as it was\n", r->trace.path ? r->trace.path : "nothing");
+		return 128 + interrupted;
+	}
+	if (st == SIM_ABORTED) {
+		if (r->io_errno == EPIPE)
+			return EXIT_DONE; /* the reader went away: end quietly */
+		fprintf(stderr, "gosim: %s: %s\n", r->trace.path, strerror(r->io_errno));
+		return EXIT_USAGE;
+	}
+	if (st == SIM_BROKEN) {
+		fprintf(stderr, "gosim: %s\n", sim_message(s));
+		return EXIT_INVARIANT;
+	}
+	if (st == SIM_DIED)
+		fprintf(stderr, "%s\n", sim_message(s));
+	return st == SIM_DIED ? EXIT_DIED : EXIT_DONE;
+}
+
+static int open_trace(struct run *r)
+{
+	struct opts *o = r->o;
+	if (!o->trace_path)
+		return 0;
+	if (out_open(&r->trace, o->trace_path) != 0) {
+		fprintf(stderr, "gosim: --trace=%s: %s\n", o->trace_path, strerror(errno));
+		return EXIT_USAGE;
+	}
+	char *cfg = config_json(r);
+	r->tw = trace_open(r->trace.f, o->format, cfg);
+	free(cfg);
+	return r->tw ? 0 : EXIT_USAGE;
+}
+
+static int finish(struct run *r, struct sim *s, int rc)
+{
+	struct sim_summary sum;
+	sim_summary(s, &sum);
+	int ok = rc == EXIT_DONE || rc == EXIT_DIED || rc == EXIT_INVARIANT;
+	if (r->tw && ok && trace_finish(r->tw, &sum) != 0) {
+		if (errno == EPIPE)
+			return out_close(&r->trace, 0), EXIT_DONE;
+		fprintf(stderr, "gosim: %s: %s\n", r->trace.path, strerror(errno));
+		ok = 0;
+		rc = EXIT_USAGE;
+	}
+	if (out_close(&r->trace, ok) != 0 && ok) {
+		fprintf(stderr, "gosim: %s: %s\n", r->trace.path, strerror(errno));
+		rc = EXIT_USAGE;
+		ok = 0;
+	}
+	if (ok && !r->o->quiet) {
+		int to_stdout = r->o->trace_path && strcmp(r->o->trace_path, "-") == 0;
+		print_summary(to_stdout ? stderr : stdout, r, &sum);
+	}
+	return rc;
+}
+
+int run_main(struct opts *o)
+{
+	struct run r = { .o = o };
+	int rc = load_workload(&r);
+	if (rc)
+		return rc;
+	signal(SIGPIPE, SIG_IGN);
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	struct sim_error err;
+	struct sim *s = NULL;
+	if ((rc = open_trace(&r)) == 0) {
+		struct sim_sink sink = { .ctx = &r, .event = r.tw ? sink_event : NULL, .schedtrace = o->cfg.schedtrace_ms ? sink_schedtrace : NULL };
+		s = sim_new(&o->cfg, r.prog, &sink, &err);
+		if (!s) {
+			fprintf(stderr, "gosim: %s\n", err.msg);
+			rc = EXIT_USAGE;
+		}
+	}
+	if (s) {
+		rc = report(&r, s, simulate(&r, s));
+		rc = finish(&r, s, rc);
+	} else {
+		out_close(&r.trace, 0);
+	}
+	trace_free(r.tw);
+	sim_free(s);
+	program_free(r.prog);
+	return rc;
+}

@@ -1,0 +1,152 @@
+/* check.c: the invariant checker (--check). It walks the whole state, so
+ * it costs O(Gs + Ps + Ms) per call; it runs after every event handled,
+ * every scheduling decision and every sysmon pass when cfg.check is set.
+ * The invariants are listed in state.h. */
+#include <stdlib.h>
+
+#include "runq.h"
+#include "state.h"
+
+/* Marks G gi as seen in place `pl`; fails if it was already seen or if
+ * its recorded place differs. */
+static int mark(struct sim *s, int32_t gi, int pl, const char *where)
+{
+	if (gi < 0 || gi >= s->ng) {
+		sim_broken(s, "%s holds a G index %d out of range", where, gi);
+		return -1;
+	}
+	if (s->scratch[gi]) {
+		sim_broken(s, "G%d is in two places (second: %s)", goid(gi), where);
+		return -1;
+	}
+	s->scratch[gi] = 1;
+	if (s->allg[gi].place != pl) {
+		sim_broken(s, "G%d found in %s but records place %s", goid(gi), where,
+			   sim_place_name(s->allg[gi].place));
+		return -1;
+	}
+	return 0;
+}
+
+static int check_gqueue(struct sim *s, const struct gqueue *q, int pl, const char *where)
+{
+	int64_t n = 0;
+	for (int32_t gi = q->head; gi >= 0; gi = s->allg[gi].schedlink, n++)
+		if (n > s->ng || mark(s, gi, pl, where) != 0)
+			return -1;
+	if (n != q->size) {
+		sim_broken(s, "%s has %lld Gs but records size %lld", where, (long long)n, (long long)q->size);
+		return -1;
+	}
+	return 0;
+}
+
+static int check_p(struct sim *s, int32_t pi, int64_t *nqueued)
+{
+	const struct p *pp = &s->allp[pi];
+	uint32_t len = runq_len(pp);
+	if (len > RUNQ_SIZE) {
+		sim_broken(s, "P%d's ring holds %u Gs", pi, len);
+		return -1;
+	}
+	if (pp->status == P_IDLE && (len || pp->runnext >= 0 || pp->m >= 0)) {
+		sim_broken(s, "idle P%d has work or an M", pi);
+		return -1;
+	}
+	if (pp->status == P_RUNNING && (pp->m < 0 || s->allm[pp->m].p != pi)) {
+		sim_broken(s, "running P%d is not wired to an M", pi);
+		return -1;
+	}
+	if (pp->status == P_SYSCALL && pp->m >= 0) {
+		sim_broken(s, "P%d in a syscall has an M", pi);
+		return -1;
+	}
+	if (pp->runnext >= 0 && mark(s, pp->runnext, PL_RUNNEXT, "a runnext") != 0)
+		return -1;
+	for (uint32_t i = pp->runqhead; i != pp->runqtail; i++)
+		if (mark(s, pp->runq[i % RUNQ_SIZE], PL_LOCAL, "a local ring") != 0)
+			return -1;
+	*nqueued += len + (pp->runnext >= 0);
+	return 0;
+}
+
+static int check_m(struct sim *s, int32_t mi)
+{
+	const struct m *mp = &s->allm[mi];
+	if (mp->curg < 0)
+		return 0;
+	int pl = mp->state == MS_SYSCALL ? PL_SYSCALL : PL_RUNNING;
+	if (mark(s, mp->curg, pl, "an M's curg") != 0)
+		return -1;
+	if (s->allg[mp->curg].m != mi) {
+		sim_broken(s, "G%d runs on M%d but records M%d", goid(mp->curg), mi, s->allg[mp->curg].m);
+		return -1;
+	}
+	return 0;
+}
+
+static int count_stack(const struct sim *s, int32_t head, int is_p)
+{
+	int n = 0;
+	for (int32_t i = head; i >= 0 && n <= s->nprocs + s->nm; n++)
+		i = is_p ? s->allp[i].link : s->allm[i].schedlink;
+	return n;
+}
+
+static int check_all(struct sim *s)
+{
+	int64_t nqueued = 0;
+	for (int32_t pi = 0; pi < s->nprocs; pi++)
+		if (check_p(s, pi, &nqueued) != 0)
+			return -1;
+	for (int32_t mi = 0; mi < s->nm; mi++)
+		if (check_m(s, mi) != 0)
+			return -1;
+	if (check_gqueue(s, &s->runq, PL_GLOBAL, "the global queue") != 0)
+		return -1;
+	for (int32_t ci = 0; ci < s->prog->nchans; ci++)
+		if (check_gqueue(s, &s->chans[ci].recvq, PL_WAITING, "a channel's recvq") != 0 ||
+		    check_gqueue(s, &s->chans[ci].sendq, PL_WAITING, "a channel's sendq") != 0)
+			return -1;
+	if (nqueued != s->nqueued) {
+		sim_broken(s, "nqueued is %lld but the queues hold %lld", (long long)s->nqueued, (long long)nqueued);
+		return -1;
+	}
+	if (count_stack(s, s->pidle, 1) != s->npidle || count_stack(s, s->midle, 0) != s->nmidle) {
+		sim_broken(s, "an idle stack's length differs from its count");
+		return -1;
+	}
+	int64_t live = 0;
+	for (int32_t gi = 0; gi < s->ng; gi++) {
+		const struct g *gp = &s->allg[gi];
+		live += gp->status != G_DEAD;
+		if (!s->scratch[gi] && gp->place != PL_DEAD && gp->place != PL_NEW) {
+			sim_broken(s, "G%d records place %s but is in none", goid(gi), sim_place_name(gp->place));
+			return -1;
+		}
+	}
+	if (live != s->nlive) {
+		sim_broken(s, "nlive is %lld but %lld Gs are live", (long long)s->nlive, (long long)live);
+		return -1;
+	}
+	return 0;
+}
+
+void sim_check(struct sim *s)
+{
+	if (!s->cfg.check || s->status != SIM_RUNNING)
+		return;
+	if (s->scratch_cap < s->ng) {
+		free(s->scratch);
+		s->scratch_cap = s->gcap;
+		s->scratch = malloc((size_t)s->scratch_cap);
+		if (!s->scratch) {
+			s->scratch_cap = 0;
+			sim_broken(s, "out of memory for the checker");
+			return;
+		}
+	}
+	for (int32_t gi = 0; gi < s->ng; gi++)
+		s->scratch[gi] = 0;
+	check_all(s);
+}

@@ -1,0 +1,182 @@
+/* exec.c: the G interpreter (see exec.h). */
+#include "exec.h"
+
+#include <assert.h>
+#include <stdlib.h>
+
+#include "chan.h"
+#include "evq.h"
+#include "runq.h"
+#include "syscall.h"
+
+static const struct op *cur_op(const struct sim *s, const struct g *gp)
+{
+	const struct func *fn = &s->prog->funcs[gp->fn];
+	return gp->pc < (uint32_t)fn->nops ? &fn->ops[gp->pc] : NULL;
+}
+
+/* Whether a preemption request stops G gi now (see exec.h). */
+int exec_stoppable(const struct sim *s, int32_t gi)
+{
+	if (s->cfg.preempt == PREEMPT_ASYNC)
+		return 1;
+	const struct op *op = cur_op(s, &s->allg[gi]);
+	return s->cfg.preempt == PREEMPT_COOPERATIVE && op && op->kind == OP_RUN;
+}
+
+/* The G leaves its M (dropg); its P goes back to the scheduler. */
+static void dropg(struct sim *s, struct g *gp)
+{
+	s->allm[gp->m].curg = -1;
+}
+
+/* goexit0: the G is dead; the P schedules again. */
+static void goexit(struct sim *s, int32_t gi)
+{
+	struct g *gp = &s->allg[gi];
+	dropg(s, gp);
+	sim_move_g(s, gi, PL_DEAD, -1, R_EXIT);
+	free(gp->iters);
+	gp->iters = NULL;
+	s->nlive--;
+	s->sum.makespan_us = s->now;
+}
+
+/* goschedImpl: the G goes to the global queue's tail (Gosched, and
+ * gopreempt_m after a preemption request). */
+static void gosched(struct sim *s, int32_t gi, int reason)
+{
+	struct g *gp = &s->allg[gi];
+	dropg(s, gp);
+	globrunq_put(s, gi, reason);
+}
+
+static void start_segment(struct sim *s, int32_t gi)
+{
+	struct g *gp = &s->allg[gi];
+	struct p *pp = &s->allp[gp->p];
+	pp->seg_start = s->now;
+	pp->seg_end = s->now + gp->left;
+	if (evq_push(&s->evq, pp->seg_end, EVQ_CPU_DONE, gp->p, ++pp->seg_gen) != 0)
+		sim_broken(s, "out of memory for events");
+}
+
+/* Preempt the G running on P pi (its request is already set): the rest of
+ * its CPU op waits in the global queue. */
+int exec_preempt(struct sim *s, int32_t pi)
+{
+	struct p *pp = &s->allp[pi];
+	int32_t gi = s->allm[pp->m].curg;
+	struct g *gp = &s->allg[gi];
+	int64_t ran = 0;
+	if (pp->seg_end > s->now) { /* cut the CPU segment in progress short */
+		ran = s->now - pp->seg_start;
+		pp->busy_us += ran;
+		gp->left = pp->seg_end - s->now;
+		pp->seg_gen++; /* cancel the completion event */
+		pp->seg_end = pp->seg_start = s->now;
+	}
+	struct sim_event e = { .ev = EV_PREEMPT, .g = goid(gi), .p = pi, .m = pp->m,
+			       .ran_us = s->now - pp->slice_start };
+	sim_emit(s, &e);
+	s->sum.preemptions++;
+	gosched(s, gi, R_PREEMPT);
+	return 1;
+}
+
+void exec_cpu_done(struct sim *s, int32_t pi, uint64_t gen)
+{
+	struct p *pp = &s->allp[pi];
+	if (gen != pp->seg_gen || pp->m < 0)
+		return; /* cancelled by a preemption */
+	int32_t gi = s->allm[pp->m].curg;
+	struct g *gp = &s->allg[gi];
+	pp->busy_us += pp->seg_end - pp->seg_start;
+	pp->seg_start = pp->seg_end;
+	gp->left = 0;
+	gp->pc++;
+	exec_run(s, gi);
+}
+
+/* Start the current run/loop op, or resume it after a preemption. Returns
+ * 1 if the G is now on CPU or was preempted, 0 if the op was empty. */
+static int cpu_op(struct sim *s, int32_t gi, const struct op *op)
+{
+	struct g *gp = &s->allg[gi];
+	if (gp->left == 0) {
+		if (op->val == 0)
+			return 0;
+		gp->left = op->val;
+		s->sum.work_us += op->val;
+	}
+	if (gp->preempt && exec_stoppable(s, gi)) {
+		exec_preempt(s, gp->p);
+		return 1;
+	}
+	start_segment(s, gi);
+	return 1;
+}
+
+static void repeat_op(struct g *gp, const struct op *op)
+{
+	if (op->kind == OP_REPEAT) {
+		gp->iters[op->depth] = op->val;
+		gp->pc = op->val > 0 ? gp->pc + 1 : (uint32_t)op->arg + 1;
+	} else {
+		gp->pc = --gp->iters[op->depth] > 0 ? (uint32_t)op->arg + 1 : gp->pc + 1;
+	}
+}
+
+/* Run G gi, which is running on its P, until it leaves the CPU or starts
+ * CPU work. */
+void exec_run(struct sim *s, int32_t gi)
+{
+	while (s->status == SIM_RUNNING) {
+		struct g *gp = &s->allg[gi];
+		const struct op *op = cur_op(s, gp);
+		if (!op) {
+			goexit(s, gi);
+			return;
+		}
+		switch (op->kind) {
+		case OP_RUN:
+		case OP_LOOP:
+			if (cpu_op(s, gi, op))
+				return;
+			gp->pc++;
+			break;
+		case OP_GO: { /* newproc: the new G goes to runnext */
+			int32_t ni = sim_newg(s, (uint32_t)op->arg);
+			if (ni < 0)
+				return;
+			gp = &s->allg[gi];
+			runq_put(s, gp->p, ni, 1, R_GO);
+			gp->pc++;
+			break;
+		}
+		case OP_SYSCALL:
+			if (op->val == 0) {
+				gp->pc++;
+				break;
+			}
+			syscall_enter(s, gi, op->val);
+			return;
+		case OP_SEND:
+		case OP_RECV:
+			gp->pc++; /* done when it returns, whether now or after waking */
+			if (!chan_op(s, gi, op->arg, op->kind == OP_SEND))
+				return;
+			break;
+		case OP_GOSCHED:
+			gp->pc++;
+			gosched(s, gi, R_GOSCHED);
+			return;
+		case OP_REPEAT:
+		case OP_END:
+			repeat_op(gp, op);
+			break;
+		default:
+			assert(0);
+		}
+	}
+}

@@ -1,0 +1,25 @@
+/* exec.h: what a running G does: it steps through its function's ops until
+ * it starts CPU work (run, loop), enters a system call, blocks on a channel,
+ * yields (Gosched), is preempted or exits. Zero-time ops (go, send, recv
+ * that need not wait, repeat bookkeeping) happen at the current instant.
+ *
+ * Mirrors newproc (go: the new G goes to runnext), goschedImpl (Gosched
+ * and preemption: the G goes to the global queue's tail), goexit0 and
+ * gopark. CPU work is a segment on the G's P with a completion event;
+ * preemption cuts it short and keeps the rest for later.
+ *
+ * Simplification: a `run` op is stopped at once by a preemption request
+ * (it makes function calls all the time); a `loop` op only by asynchronous
+ * preemption. A cooperative request pending when a `loop` ends is honoured
+ * at the start of the next `run`. */
+#ifndef GOSIM_EXEC_H
+#define GOSIM_EXEC_H
+
+#include "state.h"
+
+void exec_run(struct sim *s, int32_t gi);
+void exec_cpu_done(struct sim *s, int32_t pi, uint64_t gen);
+int exec_preempt(struct sim *s, int32_t pi);
+int exec_stoppable(const struct sim *s, int32_t gi);
+
+#endif

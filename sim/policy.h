@@ -1,0 +1,20 @@
+/* policy.h: the model's numbers, one table, each with its Go origin.
+ *
+ * Everything here is a constant of the runtime (runtime/proc.go, runtime2.go)
+ * or of the seed model (000). Command-line options override the ones marked
+ * "default"; the rest are fixed by the runtime's code. */
+#ifndef GOSIM_POLICY_H
+#define GOSIM_POLICY_H
+
+#define RUNQ_SIZE 256              /* len(p.runq), runtime2.go */
+#define RUNQ_HALF (RUNQ_SIZE / 2)  /* runqputslow batch, globrunqget cap */
+#define GLOBRUNQ_CHECK_TICK 61     /* findRunnable: pp.schedtick%61 == 0 */
+#define STEAL_TRIES 4              /* stealWork: stealTries */
+#define FORCE_PREEMPT_US 10000     /* forcePreemptNS (default; --slice) */
+#define SYSMON_PERIOD_US 20        /* sysmon: delay = 20 (default; --sysmon-period) */
+#define RETAKE_SYSCALL_US 10000    /* retake: pd.syscallwhen + 10*1000*1000 */
+#define MAX_THREADS_DEFAULT 10000  /* schedinit: sched.maxmcount = 10000 */
+#define TICK_US 10                 /* seed model: 10 us time step */
+#define MAX_PROCS 256              /* gosim's limit on --procs */
+
+#endif

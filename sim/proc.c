@@ -1,0 +1,173 @@
+/* proc.c: idle stacks, thread creation, startm, handoffp (see proc.h). */
+#include "proc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "runq.h"
+
+static void set_pstatus(struct sim *s, int32_t pi, int st)
+{
+	struct p *pp = &s->allp[pi];
+	if (pp->status == st)
+		return;
+	int from = pp->status;
+	pp->status = (uint8_t)st;
+	s->sysmon_dirty = 1;
+	sim_emit_p(s, pi, from, st);
+}
+
+static void set_mstate(struct sim *s, int32_t mi, int st)
+{
+	struct m *mp = &s->allm[mi];
+	if (mp->state == st)
+		return;
+	int from = mp->state;
+	mp->state = (uint8_t)st;
+	sim_emit_m(s, mi, from, st);
+}
+
+/* pidleput: push an idle P (its queues must be empty). */
+void proc_pidleput(struct sim *s, int32_t pi)
+{
+	struct p *pp = &s->allp[pi];
+	pp->m = -1;
+	pp->link = s->pidle;
+	s->pidle = pi;
+	s->npidle++;
+	set_pstatus(s, pi, P_IDLE);
+}
+
+/* pidleget: pop the most recently idled P. */
+int32_t proc_pidleget(struct sim *s)
+{
+	int32_t pi = s->pidle;
+	if (pi < 0)
+		return -1;
+	s->pidle = s->allp[pi].link;
+	s->allp[pi].link = -1;
+	s->npidle--;
+	s->sysmon_dirty = 1;
+	return pi;
+}
+
+/* mput (from stopm): park an M on the idle stack. */
+void proc_mput(struct sim *s, int32_t mi)
+{
+	struct m *mp = &s->allm[mi];
+	mp->p = -1;
+	mp->curg = -1;
+	mp->schedlink = s->midle;
+	s->midle = mi;
+	s->nmidle++;
+	set_mstate(s, mi, MS_IDLE);
+}
+
+static int32_t mget(struct sim *s)
+{
+	int32_t mi = s->midle;
+	if (mi >= 0) {
+		s->midle = s->allm[mi].schedlink;
+		s->allm[mi].schedlink = -1;
+		s->nmidle--;
+	}
+	return mi;
+}
+
+/* newm + mReserveID + checkmcount: a new thread, or death past the limit. */
+int32_t proc_newm(struct sim *s)
+{
+	if ((int64_t)s->nm + 1 > s->cfg.max_threads) {
+		char msg[160];
+		snprintf(msg, sizeof msg, "runtime: program exceeds %lld-thread limit\nfatal error: thread exhaustion",
+			 (long long)s->cfg.max_threads);
+		sim_die(s, msg);
+		return -1;
+	}
+	if (s->nm == s->mcap) {
+		int32_t cap = s->mcap ? s->mcap * 2 : 16;
+		struct m *a = realloc(s->allm, (size_t)cap * sizeof *a);
+		if (!a) {
+			sim_broken(s, "out of memory for Ms");
+			return -1;
+		}
+		s->allm = a;
+		s->mcap = cap;
+	}
+	int32_t mi = s->nm++;
+	s->allm[mi] = (struct m){ .p = -1, .curg = -1, .oldp = -1, .schedlink = -1, .state = MS_NEW };
+	if (s->nm > s->sum.threads_peak)
+		s->sum.threads_peak = s->nm;
+	struct sim_event e = { .ev = EV_M, .g = -1, .p = -1, .m = mi, .from = MS_NEW, .to = MS_NEW };
+	sim_emit(s, &e);
+	return mi;
+}
+
+/* acquirep: wire M and P together; the M runs (or spins) on it. */
+void proc_acquirep(struct sim *s, int32_t mi, int32_t pi, int mstate)
+{
+	s->allm[mi].p = pi;
+	s->allp[pi].m = mi;
+	set_pstatus(s, pi, P_RUNNING);
+	set_mstate(s, mi, mstate);
+}
+
+/* startm: run P pi on an idle M, or on a new one. Returns the M or -1 if
+ * the program died. (The caller took pi off the idle stack.) */
+int32_t proc_startm(struct sim *s, int32_t pi, int spinning)
+{
+	int32_t mi = mget(s);
+	if (mi < 0)
+		mi = proc_newm(s);
+	if (mi < 0)
+		return -1;
+	proc_acquirep(s, mi, pi, spinning ? MS_SPINNING : MS_RUNNING);
+	return mi;
+}
+
+/* releasep + pidleput + stopm: the M found nothing to run (findRunnable's
+ * drop-P path, F16 then F19). */
+void proc_releasep_stopm(struct sim *s, int32_t pi)
+{
+	int32_t mi = s->allp[pi].m;
+	proc_pidleput(s, pi);
+	proc_mput(s, mi);
+}
+
+static void handoff_startm(struct sim *s, int32_t pi, int32_t from_m, int spinning)
+{
+	int32_t mi = mget(s);
+	if (mi < 0)
+		mi = proc_newm(s);
+	if (mi < 0)
+		return;
+	struct sim_event e = { .ev = EV_HANDOFF, .g = -1, .p = pi, .m = mi, .from_m = from_m };
+	sim_emit(s, &e);
+	s->sum.handoffs++;
+	proc_acquirep(s, mi, pi, spinning ? MS_SPINNING : MS_RUNNING);
+}
+
+/* handoffp: give away a P whose M is stuck in a syscall, in the runtime's
+ * order: (1) local or global work -> startm; (4) nobody spinning and no
+ * idle P -> startm spinning; (7) global work (same test as 1 here: no
+ * concurrency); (8) the last running P, and no M blocked in netpoll ->
+ * startm so someone polls; (9) otherwise the P goes idle.
+ * Simplification: cases 2, 3, 5, 6 (trace reader, GC workers, stop the
+ * world, safe-point functions) do not exist in the model; no M ever blocks
+ * in netpoll, so lastpoll != 0 always holds. */
+void sched_handoffp(struct sim *s, int32_t pi, int32_t from_m)
+{
+	if (!runq_empty(s, pi) || s->runq.size != 0) {
+		handoff_startm(s, pi, from_m, 0);
+		return;
+	}
+	if (s->npidle == 0) { /* nmspinning + npidle == 0: nmspinning is 0 here */
+		handoff_startm(s, pi, from_m, 1);
+		return;
+	}
+	if (s->npidle == s->nprocs - 1) {
+		handoff_startm(s, pi, from_m, 0);
+		return;
+	}
+	proc_pidleput(s, pi);
+}

@@ -1,0 +1,22 @@
+/* proc.h: Ms and Ps changing hands: the idle P and idle M stacks, thread
+ * creation and its limit, startm and handoffp (runtime/proc.go).
+ *
+ * sched.pidle and sched.midle are LIFO stacks (pidleput/pidleget,
+ * mput/mget), which decides the P and M ids a trace shows. Ms are never
+ * freed, so mcount() is the number created, sysmon's included; creating one
+ * past cfg.max_threads kills the simulated program as checkmcount does. */
+#ifndef GOSIM_PROC_H
+#define GOSIM_PROC_H
+
+#include "state.h"
+
+void proc_pidleput(struct sim *s, int32_t pi);
+int32_t proc_pidleget(struct sim *s);
+void proc_mput(struct sim *s, int32_t mi);
+int32_t proc_newm(struct sim *s);
+int32_t proc_startm(struct sim *s, int32_t pi, int spinning);
+void proc_acquirep(struct sim *s, int32_t mi, int32_t pi, int mstate);
+void proc_releasep_stopm(struct sim *s, int32_t pi);
+void sched_handoffp(struct sim *s, int32_t pi, int32_t from_m);
+
+#endif

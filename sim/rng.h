@@ -1,0 +1,19 @@
+/* rng.h: seeded random streams. One seed derives one stream per consumer
+ * (splitmix64 over seed and stream id), so a new random draw in one place
+ * never shifts the decisions made in another. The runtime's fastrand() is
+ * a 32-bit draw; rng_next32 plays it. */
+#ifndef GOSIM_RNG_H
+#define GOSIM_RNG_H
+
+#include <stdint.h>
+
+enum rng_stream { RNG_STEAL = 1 };
+
+struct rng {
+	uint64_t state;
+};
+
+void rng_init(struct rng *r, uint64_t seed, enum rng_stream stream);
+uint32_t rng_next32(struct rng *r);
+
+#endif

@@ -1,0 +1,157 @@
+/* runq.c: runnext, the local ring and the global queue (see runq.h). */
+#include "runq.h"
+
+#include <assert.h>
+
+void gqueue_push(struct sim *s, struct gqueue *q, int32_t gi)
+{
+	s->allg[gi].schedlink = -1;
+	if (q->tail < 0)
+		q->head = gi;
+	else
+		s->allg[q->tail].schedlink = gi;
+	q->tail = gi;
+	q->size++;
+}
+
+int32_t gqueue_pop(struct sim *s, struct gqueue *q)
+{
+	int32_t gi = q->head;
+	if (gi < 0)
+		return -1;
+	q->head = s->allg[gi].schedlink;
+	if (q->head < 0)
+		q->tail = -1;
+	s->allg[gi].schedlink = -1;
+	q->size--;
+	return gi;
+}
+
+/* globrunqput: put gp at the tail of the global queue. */
+void globrunq_put(struct sim *s, int32_t gi, int reason)
+{
+	sim_move_g(s, gi, PL_GLOBAL, -1, reason);
+	gqueue_push(s, &s->runq, gi);
+}
+
+/* runqputslow: the ring is full; move its oldest half and gp, in that
+ * order, to the global queue tail. (Race builds shuffle the batch; we
+ * model the ordinary build.) */
+static void runq_put_slow(struct sim *s, int32_t pi, int32_t gi)
+{
+	struct p *pp = &s->allp[pi];
+	assert(runq_len(pp) == RUNQ_SIZE);
+	struct sim_event e = { .ev = EV_SPILL, .g = -1, .p = pi, .m = pp->m, .n = RUNQ_HALF + 1 };
+	sim_emit(s, &e);
+	s->sum.spills++;
+	for (int i = 0; i < RUNQ_HALF; i++) {
+		int32_t bi = pp->runq[pp->runqhead++ % RUNQ_SIZE];
+		globrunq_put(s, bi, R_SPILL);
+	}
+	globrunq_put(s, gi, R_SPILL);
+}
+
+/* runqput: next=1 puts gp in runnext and kicks the old runnext G to the
+ * ring's tail; a full ring spills through runqputslow. */
+void runq_put(struct sim *s, int32_t pi, int32_t gi, int next, int reason)
+{
+	struct p *pp = &s->allp[pi];
+	if (next) {
+		int32_t old = pp->runnext;
+		sim_move_g(s, gi, PL_RUNNEXT, pi, reason);
+		pp->runnext = gi;
+		if (old < 0)
+			return;
+		gi = old;
+		reason = R_KICK;
+	}
+	if (runq_len(pp) < RUNQ_SIZE) {
+		sim_move_g(s, gi, PL_LOCAL, pi, reason);
+		pp->runq[pp->runqtail++ % RUNQ_SIZE] = gi;
+		return;
+	}
+	runq_put_slow(s, pi, gi);
+}
+
+/* runqget: runnext first (the G inherits the time slice), else the ring's
+ * head. The G stays in its recorded place until the caller moves it
+ * (sim_move_g) when it executes it. */
+int32_t runq_get(struct sim *s, int32_t pi, int *inherit)
+{
+	struct p *pp = &s->allp[pi];
+	int32_t gi = pp->runnext;
+	if (gi >= 0) {
+		pp->runnext = -1;
+		*inherit = 1;
+		return gi;
+	}
+	*inherit = 0;
+	if (pp->runqhead == pp->runqtail)
+		return -1;
+	return pp->runq[pp->runqhead++ % RUNQ_SIZE];
+}
+
+/* runqempty: true only if the ring and runnext are both empty. */
+int runq_empty(const struct sim *s, int32_t pi)
+{
+	const struct p *pp = &s->allp[pi];
+	return pp->runqhead == pp->runqtail && pp->runnext < 0;
+}
+
+/* runqgrab + runqsteal: take half, rounded up, of p2's ring (oldest
+ * first) into pp's ring; if the ring is empty and steal_runnext is set,
+ * take p2's runnext. Returns the last G taken, which the thief runs; the
+ * others stay in the thief's ring in their order.
+ * Simplification: the runtime's 3 us back-off before taking a running
+ * victim's runnext is below the model's tick; the thief takes it. The
+ * scheduler phase lets Ps that own their runnext pick it first. */
+int32_t runq_steal(struct sim *s, int32_t pi, int32_t p2, int steal_runnext)
+{
+	struct p *pp = &s->allp[pi], *vp = &s->allp[p2];
+	uint32_t n = runq_len(vp);
+	n = n - n / 2;
+	if (n == 0) {
+		if (!steal_runnext || vp->runnext < 0)
+			return -1;
+		int32_t gi = vp->runnext;
+		vp->runnext = -1;
+		struct sim_event e = { .ev = EV_STEAL, .g = -1, .p = pi, .m = pp->m,
+				       .victim = p2, .n = 1, .runnext = 1 };
+		sim_emit(s, &e);
+		s->sum.steals++;
+		s->sum.stolen++;
+		return gi;
+	}
+	struct sim_event e = { .ev = EV_STEAL, .g = -1, .p = pi, .m = pp->m,
+			       .victim = p2, .n = (int32_t)n, .runnext = 0 };
+	sim_emit(s, &e);
+	s->sum.steals++;
+	s->sum.stolen += n;
+	for (uint32_t i = 0; i + 1 < n; i++) {
+		int32_t gi = vp->runq[vp->runqhead++ % RUNQ_SIZE];
+		sim_move_g(s, gi, PL_LOCAL, pi, R_STEAL);
+		pp->runq[pp->runqtail++ % RUNQ_SIZE] = gi;
+	}
+	return vp->runq[vp->runqhead++ % RUNQ_SIZE];
+}
+
+/* globrunqget: take n = min(size, size/gomaxprocs + 1, max, 128) Gs from
+ * the global head; return the first, put the rest in pp's ring in order
+ * with runqput(next=false). */
+int32_t globrunq_get(struct sim *s, int32_t pi, int64_t max)
+{
+	int64_t size = s->runq.size;
+	if (size == 0)
+		return -1;
+	int64_t n = size / s->nprocs + 1;
+	if (n > size)
+		n = size;
+	if (max > 0 && n > max)
+		n = max;
+	if (n > RUNQ_HALF)
+		n = RUNQ_HALF;
+	int32_t gi = gqueue_pop(s, &s->runq);
+	while (--n > 0)
+		runq_put(s, pi, gqueue_pop(s, &s->runq), 0, R_GLOBRUNQ);
+	return gi;
+}

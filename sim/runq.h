@@ -1,0 +1,28 @@
+/* runq.h: where runnable goroutines wait: each P's runnext slot and
+ * 256-slot ring, and the global queue.
+ *
+ * Mirrors runqput, runqputslow, runqget, runqgrab/runqsteal, globrunqput
+ * and globrunqget (runtime/proc.go). Invariants: a ring holds at most
+ * RUNQ_SIZE Gs (tail - head); runnext holds at most one; the global queue's
+ * size equals its length; s->nqueued counts Gs in all runnext slots and
+ * rings. Every move is reported to the sink as an EV_G record (plus EV_SPILL
+ * and EV_STEAL for the batch moves). */
+#ifndef GOSIM_RUNQ_H
+#define GOSIM_RUNQ_H
+
+#include "state.h"
+
+void runq_put(struct sim *s, int32_t pi, int32_t gi, int next, int reason);
+int32_t runq_get(struct sim *s, int32_t pi, int *inherit);
+int32_t runq_steal(struct sim *s, int32_t pi, int32_t p2, int steal_runnext);
+int runq_empty(const struct sim *s, int32_t pi);
+static inline uint32_t runq_len(const struct p *pp) { return pp->runqtail - pp->runqhead; }
+
+void globrunq_put(struct sim *s, int32_t gi, int reason);
+int32_t globrunq_get(struct sim *s, int32_t pi, int64_t max);
+
+/* The G queues threaded through g.schedlink (global queue, channel waits). */
+void gqueue_push(struct sim *s, struct gqueue *q, int32_t gi);
+int32_t gqueue_pop(struct sim *s, struct gqueue *q);
+
+#endif

@@ -1,0 +1,143 @@
+/* sched.c: schedule, findRunnable, stealWork, execute (see sched.h). */
+#include "sched.h"
+
+#include <assert.h>
+
+#include "exec.h"
+#include "proc.h"
+#include "runq.h"
+
+/* stealWork: STEAL_TRIES passes over the other Ps in a random order
+ * (randomOrder: random start, coprime stride, a fresh draw per pass);
+ * idle Ps are skipped (their queues are empty); runnext only on the last
+ * pass. */
+static int steal_work(struct sim *s, int32_t pi, struct found *f)
+{
+	uint32_t count = (uint32_t)s->nprocs;
+	for (int i = 0; i < STEAL_TRIES; i++) {
+		int last = i == STEAL_TRIES - 1;
+		uint32_t r = rng_next32(&s->rng_steal);
+		uint32_t pos = r % count;
+		uint32_t inc = s->coprimes[(r / count) % (uint32_t)s->ncoprimes];
+		for (uint32_t k = 0; k < count; k++, pos = (pos + inc) % count) {
+			int32_t p2 = (int32_t)pos;
+			if (p2 == pi || s->allp[p2].status == P_IDLE)
+				continue;
+			int32_t gi = runq_steal(s, pi, p2, last);
+			if (gi >= 0) {
+				*f = (struct found){ .g = gi, .inherit = 0, .reason = R_STEAL };
+				return 1;
+			}
+		}
+	}
+	return 0;
+}
+
+/* findRunnable, in the runtime's order (timers, GC workers, netpoll and
+ * the drop-P rechecks are not modelled):
+ * F6 one G from the global queue when schedtick%61 == 0;
+ * F9 runnext (inherits the slice), then the local ring;
+ * F10 a global batch; F12 steal. */
+int sched_find_runnable(struct sim *s, int32_t pi, struct found *f)
+{
+	struct p *pp = &s->allp[pi];
+	*f = (struct found){ .g = -1, .inherit = 0, .reason = R_SCHEDULE };
+	if (pp->schedtick % GLOBRUNQ_CHECK_TICK == 0 && s->runq.size > 0) {
+		f->g = globrunq_get(s, pi, 1);
+		return 1;
+	}
+	f->g = runq_get(s, pi, &f->inherit);
+	if (f->g >= 0)
+		return 1;
+	if (s->runq.size > 0) {
+		f->g = globrunq_get(s, pi, 0);
+		return 1;
+	}
+	if (s->cfg.steal && steal_work(s, pi, f))
+		return 1;
+	return 0;
+}
+
+/* execute: a new time slice (schedtick++) unless the G inherits the
+ * current one; clears any pending preemption request (gp.preempt). */
+void sched_execute(struct sim *s, int32_t pi, const struct found *f)
+{
+	struct p *pp = &s->allp[pi];
+	struct m *mp = &s->allm[pp->m];
+	struct g *gp = &s->allg[f->g];
+	if (!f->inherit) {
+		pp->schedtick++;
+		pp->slice_start = s->now;
+	}
+	s->sysmon_dirty = 1; /* a new G may be preemptible where the old one was not */
+	if (mp->state == MS_SPINNING) { /* resetspinning */
+		mp->state = MS_RUNNING;
+		sim_emit_m(s, pp->m, MS_SPINNING, MS_RUNNING);
+	}
+	gp->preempt = 0;
+	gp->m = pp->m;
+	mp->curg = f->g;
+	sim_move_g(s, f->g, PL_RUNNING, pi, f->reason);
+	exec_run(s, f->g);
+}
+
+/* Work an idle P could find: the global queue, or (stealing on) any G in
+ * another P's runnext or ring; idle Ps' queues are always empty. */
+int sched_reachable_work(const struct sim *s)
+{
+	return s->runq.size > 0 || (s->cfg.steal && s->nqueued > 0);
+}
+
+/* schedule(): find a G for P pi and run it, or give up the P and park
+ * the M (findRunnable's drop-P path). */
+static void schedule(struct sim *s, int32_t pi)
+{
+	struct found f;
+	if (sched_find_runnable(s, pi, &f))
+		sched_execute(s, pi, &f);
+	else
+		proc_releasep_stopm(s, pi);
+}
+
+static int schedule_busy_ps(struct sim *s)
+{
+	int progress = 0;
+	for (int32_t pi = 0; pi < s->nprocs && s->status == SIM_RUNNING; pi++) {
+		struct p *pp = &s->allp[pi];
+		if (pp->status != P_RUNNING || s->allm[pp->m].curg >= 0)
+			continue;
+		schedule(s, pi);
+		progress = 1;
+		sim_check(s);
+	}
+	return progress;
+}
+
+/* wakep -> startm(spinning) for each idle P, while work is reachable. */
+static int wake_idle_ps(struct sim *s)
+{
+	int progress = 0;
+	while (s->status == SIM_RUNNING && s->pidle >= 0 && sched_reachable_work(s)) {
+		int32_t pi = proc_pidleget(s);
+		if (proc_startm(s, pi, 1) < 0)
+			return progress;
+		struct found f;
+		int ok = sched_find_runnable(s, pi, &f);
+		assert(ok);
+		(void)ok;
+		sched_execute(s, pi, &f);
+		progress = 1;
+		sim_check(s);
+	}
+	return progress;
+}
+
+void sched_all(struct sim *s)
+{
+	while (s->status == SIM_RUNNING) {
+		int progress = schedule_busy_ps(s);
+		progress |= wake_idle_ps(s);
+		if (!progress)
+			return;
+	}
+}

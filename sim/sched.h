@@ -1,0 +1,35 @@
+/* sched.h: the scheduling loop: schedule, findRunnable, stealWork and
+ * execute (runtime/proc.go).
+ *
+ * sched_find_runnable reads as the runtime's ordered list of work sources:
+ * one G from the global queue every 61st schedtick, runnext, the local
+ * ring, a global batch, then stealing. sched_all() runs the scheduler on
+ * every P that needs it at the current instant, until none makes progress:
+ * first the Ps whose M has just lost its G (id order), then idle Ps in the
+ * order pidleget would hand them out, while there is work they can reach.
+ *
+ * Simplification (the seed model): every idle P looks for work at every
+ * instant something changes, as if a spinning M were always at hand; an M
+ * is woken (or created) only for a P that finds work. The runtime wakes at
+ * most one spinning M per new G (wakep), limits spinners to half the busy
+ * Ps, and a woken thread takes tens of microseconds to start. Context
+ * switches and steals take no time. */
+#ifndef GOSIM_SCHED_H
+#define GOSIM_SCHED_H
+
+#include "state.h"
+
+struct found {
+	int32_t g;
+	int inherit;
+	int from;      /* enum sim_place the G leaves */
+	int32_t from_p;
+	int reason;
+};
+
+int sched_find_runnable(struct sim *s, int32_t pi, struct found *f);
+void sched_execute(struct sim *s, int32_t pi, const struct found *f);
+void sched_all(struct sim *s);
+int sched_reachable_work(const struct sim *s);
+
+#endif

@@ -1,0 +1,125 @@
+/* sim.h: the public face of the model: configuration, lifecycle, the event
+ * records a run produces and the summary it ends with.
+ *
+ * A struct sim owns one simulation: Gs, Ms, Ps, queues, clock, RNG streams
+ * and the sink its events go to. Nothing in sim/ is global or does I/O, so
+ * any number of simulations can run side by side in one process. Time is an
+ * integer number of microseconds; a run is deterministic in its config,
+ * program and seed.
+ *
+ * Lifecycle: sim_new() -> sim_step() until it returns something other than
+ * SIM_RUNNING (or sim_run()) -> sim_summary() -> sim_free(). */
+#ifndef GOSIM_SIM_H
+#define GOSIM_SIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "policy.h"
+
+#define GOSIM_VERSION "0.1.0"
+
+struct program; /* workload.h */
+struct sim;
+
+enum sim_preempt { PREEMPT_ASYNC, PREEMPT_COOPERATIVE, PREEMPT_OFF };
+
+struct sim_config {
+	int procs;              /* GOMAXPROCS, 1..MAX_PROCS */
+	int steal;              /* work stealing on (1) or off (0) */
+	enum sim_preempt preempt;
+	uint64_t seed;
+	int64_t sysmon_period_us; /* sysmon's fixed period */
+	int64_t slice_us;       /* forcePreemptNS */
+	int64_t max_threads;    /* sched.maxmcount */
+	int64_t schedtrace_ms;  /* 0: no schedtrace callbacks */
+	int check;              /* run the invariant checker after every step */
+	int eager_sysmon;       /* run every sysmon pass (testing; same result) */
+};
+
+void sim_config_default(struct sim_config *cfg);
+
+/* Where a goroutine is. Trace names: sim_place_name(). */
+enum sim_place {
+	PL_NEW, PL_RUNNEXT, PL_LOCAL, PL_GLOBAL, PL_RUNNING,
+	PL_SYSCALL, PL_WAITING, PL_DEAD, PL__N
+};
+
+/* Why it moved. Trace names: sim_reason_name(). */
+enum sim_reason {
+	R_NONE, R_GO, R_KICK, R_SPILL, R_STEAL, R_PREEMPT, R_GOSCHED, R_CHAN,
+	R_SYSCALL, R_EXITSYSCALL, R_EXIT, R_SCHEDULE, R_GLOBRUNQ, R__N
+};
+
+/* M and P states as the trace names them. */
+enum sim_mstate { MS_NEW, MS_RUNNING, MS_SPINNING, MS_IDLE, MS_SYSCALL, MS__N };
+enum sim_pstate { PS_IDLE, PS_RUNNING, PS_SYSCALL, PS__N };
+
+enum sim_ev { EV_G, EV_STEAL, EV_SPILL, EV_HANDOFF, EV_PREEMPT, EV_M, EV_P, EV__N };
+
+/* One trace record. g, p, m are -1 where none; the other fields are set
+ * only for the event kinds that use them (docs/trace-format.md). */
+struct sim_event {
+	int64_t t;
+	uint64_t seq;
+	uint8_t ev;     /* enum sim_ev */
+	uint8_t from;   /* enum sim_place (EV_G), sim_mstate (EV_M), sim_pstate (EV_P) */
+	uint8_t to;
+	uint8_t reason; /* enum sim_reason (EV_G) */
+	int32_t g, p, m;
+	int32_t from_p;  /* EV_G */
+	int32_t victim;  /* EV_STEAL */
+	int32_t n;       /* EV_STEAL, EV_SPILL */
+	int32_t runnext; /* EV_STEAL */
+	int32_t from_m;  /* EV_HANDOFF */
+	int64_t ran_us;  /* EV_PREEMPT */
+};
+
+/* The sink: where events go. event() returns nonzero to stop the run
+ * (SIM_ABORTED), e.g. when its output failed. schedtrace() is called at the
+ * sysmon passes where the runtime's schedtrace() would print. */
+struct sim_sink {
+	void *ctx;
+	int (*event)(void *ctx, const struct sim_event *e);
+	int (*schedtrace)(void *ctx, const struct sim *s);
+};
+
+enum sim_status {
+	SIM_RUNNING, /* more to do */
+	SIM_DONE,    /* every goroutine finished */
+	SIM_DIED,    /* the simulated program died: sim_message() is the runtime's text */
+	SIM_BROKEN,  /* an invariant failed: a bug in gosim; sim_message() says which */
+	SIM_ABORTED  /* the sink asked to stop */
+};
+
+struct sim_summary {
+	int64_t makespan_us;
+	int64_t goroutines;
+	int64_t threads_peak;
+	int64_t steals, stolen, handoffs, preemptions, spills, events;
+	int64_t work_us;          /* CPU work requested by run/loop ops started */
+	int64_t busy_us[MAX_PROCS];
+	int procs;
+	uint64_t fingerprint;     /* FNV-1a over the event stream */
+};
+
+struct sim_error {
+	char msg[512];
+};
+
+struct sim *sim_new(const struct sim_config *cfg, const struct program *prog,
+		    const struct sim_sink *sink, struct sim_error *err);
+enum sim_status sim_step(struct sim *s);
+enum sim_status sim_run(struct sim *s);
+void sim_summary(const struct sim *s, struct sim_summary *out);
+const char *sim_message(const struct sim *s);
+int64_t sim_now(const struct sim *s);
+void sim_free(struct sim *s);
+
+const char *sim_place_name(int place);
+const char *sim_reason_name(int reason);
+const char *sim_mstate_name(int st);
+const char *sim_pstate_name(int st);
+const char *sim_ev_name(int ev);
+
+#endif

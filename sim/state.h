@@ -1,0 +1,159 @@
+/* state.h: the model's state, shared by the sim/ modules (and read, never
+ * written, by trace/schedtrace.c and the tests).
+ *
+ * G, M and P mirror runtime2.go's g, m and p; struct sim plays schedt
+ * (`sched`) plus allp, allm and allgs. Links are int32 indices, not
+ * pointers, so arrays can grow; -1 means none. A G's goid is its index + 1.
+ *
+ * Invariants (checked by check.c):
+ * - every G is in exactly one place: a P's runnext or ring, the global
+ *   queue, one channel's wait queue, an M's curg (running or in a syscall),
+ *   or nowhere (dead);
+ * - a P is idle (on the pidle stack, no M, empty queues), running (owned by
+ *   an M) or in a syscall (no M; the M that entered the syscall is p.sysm);
+ * - an M is idle (on the midle stack), running or spinning (with a P), in a
+ *   syscall (with its G, without a P), or sysmon;
+ * - nqueued is the number of Gs in all runnext slots and rings.
+ */
+#ifndef GOSIM_STATE_H
+#define GOSIM_STATE_H
+
+#include <stdint.h>
+
+#include "evq.h"
+#include "rng.h"
+#include "sim.h"
+#include "workload.h"
+
+/* runtime2.go _G* values, printed by scheddetail. */
+enum gstatus { G_IDLE = 0, G_RUNNABLE = 1, G_RUNNING = 2, G_SYSCALL = 3, G_WAITING = 4, G_DEAD = 6 };
+/* runtime2.go _P* values (1.19: a P in a syscall is _Psyscall). */
+enum pstatus { P_IDLE = 0, P_RUNNING = 1, P_SYSCALL = 2 };
+enum waitreason { WR_NONE, WR_CHAN_RECV, WR_CHAN_SEND };
+
+struct g {
+	int32_t schedlink; /* next in the global queue or a channel wait queue */
+	int32_t p;         /* P whose queue holds it, or that runs it */
+	int32_t m;         /* M running it or in a syscall with it */
+	uint8_t status;    /* enum gstatus */
+	uint8_t place;     /* enum sim_place */
+	uint8_t waitreason;
+	uint8_t preempt;   /* gp.preempt: a request not yet honoured */
+	uint32_t fn;       /* function index in the program */
+	uint32_t pc;       /* next op */
+	int64_t left;      /* us left of the current run/loop/syscall op; 0: not started */
+	int64_t *iters;    /* repeat counters, one per nesting depth */
+};
+
+struct m {
+	int32_t p;        /* attached P (m.p) */
+	int32_t curg;     /* m.curg */
+	int32_t oldp;     /* P held when the syscall began (m.oldp) */
+	int32_t schedlink;/* next on the midle stack */
+	uint32_t syscalltick;
+	uint8_t state;    /* enum sim_mstate, or MS__N for sysmon */
+};
+#define MS_SYSMON MS__N
+
+/* sysmon's last observation of a P: type sysmontick, proc.go. */
+struct sysmontick {
+	uint32_t schedtick;
+	uint32_t syscalltick;
+	int64_t schedwhen;
+	int64_t syscallwhen;
+};
+
+struct p {
+	uint8_t status;    /* enum pstatus */
+	int32_t m;         /* owning M (p.m), -1 */
+	int32_t sysm;      /* the M whose syscall holds this P (status P_SYSCALL) */
+	int32_t link;      /* next on the pidle stack */
+	int32_t runnext;
+	uint32_t runqhead, runqtail;
+	int32_t runq[RUNQ_SIZE];
+	uint32_t schedtick, syscalltick;
+	struct sysmontick pd;
+	int64_t slice_start; /* when schedtick last changed */
+	int64_t seg_start;   /* the running G's CPU segment: start, end */
+	int64_t seg_end;
+	uint64_t seg_gen;    /* cancels a preempted segment's completion event */
+	int64_t busy_us;
+};
+
+struct gqueue {
+	int32_t head, tail;
+	int64_t size;
+};
+
+struct chan {
+	int64_t cap;
+	int64_t count;      /* values buffered */
+	struct gqueue recvq; /* Gs parked in recv, FIFO */
+	struct gqueue sendq; /* Gs parked in send, FIFO */
+};
+
+struct sim {
+	struct sim_config cfg;
+	const struct program *prog;
+	struct sim_sink sink;
+	enum sim_status status;
+	char msg[512];
+
+	int64_t now;
+	struct evq evq;
+
+	struct p *allp;
+	int nprocs;
+	int32_t pidle;   /* idle P stack (sched.pidle) */
+	int npidle;
+
+	struct m *allm;
+	int32_t nm, mcap; /* mcount() = nm: Ms are never freed */
+	int32_t midle;   /* idle M stack (sched.midle) */
+	int nmidle;
+	int32_t sysmon_m;
+
+	struct g *allg;
+	int32_t ng, gcap;
+	int64_t nlive;   /* Gs not dead */
+	int64_t nqueued; /* Gs in runnext slots and local rings */
+	struct gqueue runq; /* global run queue (sched.runq) */
+
+	struct chan *chans;
+
+	struct rng rng_steal;
+	uint32_t coprimes[MAX_PROCS]; /* randomOrder.coprimes for nprocs */
+	int ncoprimes;
+
+	/* sysmon */
+	int sysmon_dirty;      /* something it observes changed since its last pass */
+	int64_t sysmon_deadline; /* earliest time a pass could act, from the last pass */
+	int64_t sysmon_next;   /* next pass to run */
+	int64_t lasttrace;     /* -1: schedtrace not started */
+	int64_t starttime;
+
+	/* accounting */
+	struct sim_summary sum;
+	uint64_t seq;
+	uint8_t *scratch;      /* check.c's per-G marks */
+	int64_t scratch_cap;
+};
+
+static inline int32_t goid(int32_t gi) { return gi < 0 ? -1 : gi + 1; }
+
+/* sim.c: trace emission and small shared helpers. */
+int sim_emit(struct sim *s, struct sim_event *e);
+void sim_emit_m(struct sim *s, int32_t mi, int from, int to);
+void sim_emit_p(struct sim *s, int32_t pi, int from, int to);
+void sim_die(struct sim *s, const char *msg);
+void sim_broken(struct sim *s, const char *fmt, ...);
+int32_t sim_newg(struct sim *s, uint32_t fn);
+/* check.c: with cfg.check, walk the whole state; a violation ends the run
+ * as SIM_BROKEN. */
+void sim_check(struct sim *s);
+int32_t sim_curg(const struct sim *s, int32_t pi);
+/* Moves G gi to place `to` (on P pi where the place has one), keeps
+ * nqueued and the G's fields right and emits the EV_G record. */
+void sim_move_g(struct sim *s, int32_t gi, int to, int32_t pi, int reason);
+
+#endif

@@ -1,0 +1,146 @@
+/* sysmon.c: retake, preemptone, schedtrace timing (see sysmon.h). */
+#include "sysmon.h"
+
+#include <stdint.h>
+
+#include "exec.h"
+#include "proc.h"
+#include "runq.h"
+
+/* preemptone: ask the G running on P pi to stop (gp.preempt). It stops at
+ * once if the mode and its op allow (exec_stoppable); otherwise the request
+ * stays pending. With --preempt=off sysmon asks nothing. */
+static void preemptone(struct sim *s, int32_t pi)
+{
+	struct p *pp = &s->allp[pi];
+	if (s->cfg.preempt == PREEMPT_OFF || pp->m < 0)
+		return;
+	int32_t gi = s->allm[pp->m].curg;
+	if (gi < 0)
+		return;
+	s->allg[gi].preempt = 1;
+	if (exec_stoppable(s, gi))
+		exec_preempt(s, pi);
+}
+
+/* retake's syscall half: a P seen in the same syscall on an earlier pass
+ * (or whose slice expired: sysretake) is taken if it has work, or if no P
+ * is idle and nobody spins, or after 10 ms; then handoffp. Returns 1 if it
+ * retook the P. */
+static int retake_syscall(struct sim *s, int32_t pi, int sysretake)
+{
+	struct p *pp = &s->allp[pi];
+	struct sysmontick *pd = &pp->pd;
+	if (!sysretake && pd->syscalltick != pp->syscalltick) {
+		pd->syscalltick = pp->syscalltick;
+		pd->syscallwhen = s->now;
+		return 0;
+	}
+	/* nmspinning + npidle > 0: nmspinning is always 0 at a sysmon pass */
+	if (runq_empty(s, pi) && s->npidle > 0 && pd->syscallwhen + RETAKE_SYSCALL_US > s->now)
+		return 0;
+	int32_t from_m = pp->sysm;
+	pp->sysm = -1;
+	pp->syscalltick++;
+	sched_handoffp(s, pi, from_m);
+	return 1;
+}
+
+/* retake: for each running or syscall P, preempt a slice older than
+ * cfg.slice_us (as first observed by sysmon: pd.schedwhen), and retake
+ * syscall Ps. */
+static int retake(struct sim *s)
+{
+	int n = 0;
+	for (int32_t pi = 0; pi < s->nprocs && s->status == SIM_RUNNING; pi++) {
+		struct p *pp = &s->allp[pi];
+		if (pp->status != P_RUNNING && pp->status != P_SYSCALL)
+			continue;
+		struct sysmontick *pd = &pp->pd;
+		int sysretake = 0;
+		if (pd->schedtick != pp->schedtick) {
+			pd->schedtick = pp->schedtick;
+			pd->schedwhen = s->now;
+		} else if (pd->schedwhen + s->cfg.slice_us <= s->now) {
+			preemptone(s, pi);
+			sysretake = 1;
+		}
+		if (pp->status == P_SYSCALL)
+			n += retake_syscall(s, pi, sysretake);
+	}
+	return n;
+}
+
+static int64_t schedtrace_due_at(const struct sim *s)
+{
+	if (s->cfg.schedtrace_ms <= 0)
+		return INT64_MAX;
+	return s->lasttrace < 0 ? 0 : s->lasttrace + s->cfg.schedtrace_ms * 1000;
+}
+
+/* The earliest time a pass could act on P pi, given what sysmon has
+ * recorded (right after a pass, so pd is current). */
+static int64_t p_deadline(const struct sim *s, int32_t pi)
+{
+	const struct p *pp = &s->allp[pi];
+	const struct sysmontick *pd = &pp->pd;
+	int64_t dl = INT64_MAX;
+	if (pp->status == P_SYSCALL) {
+		dl = pd->schedwhen + s->cfg.slice_us; /* sysretake */
+		if (pd->syscalltick != pp->syscalltick || !runq_empty(s, pi) || s->npidle == 0)
+			return s->now;
+		int64_t grace = pd->syscallwhen + RETAKE_SYSCALL_US;
+		return grace < dl ? grace : dl;
+	}
+	if (pp->status != P_RUNNING || s->cfg.preempt == PREEMPT_OFF)
+		return dl;
+	int32_t gi = s->allm[pp->m].curg;
+	if (gi >= 0 && s->allg[gi].preempt && !exec_stoppable(s, gi))
+		return dl; /* re-asking changes nothing until the G moves on */
+	return pd->schedwhen + s->cfg.slice_us;
+}
+
+static int64_t deadline(const struct sim *s)
+{
+	int64_t dl = schedtrace_due_at(s);
+	for (int32_t pi = 0; pi < s->nprocs; pi++) {
+		int64_t d = p_deadline(s, pi);
+		if (d < dl)
+			dl = d;
+	}
+	return dl;
+}
+
+void sysmon_pass(struct sim *s)
+{
+	s->sysmon_dirty = 0;
+	retake(s);
+	if (s->status != SIM_RUNNING)
+		return;
+	if (schedtrace_due_at(s) <= s->now) {
+		if (s->starttime < 0)
+			s->starttime = s->now;
+		s->lasttrace = s->now;
+		if (s->sink.schedtrace && s->sink.schedtrace(s->sink.ctx, s) != 0)
+			s->status = SIM_ABORTED;
+	}
+	s->sysmon_deadline = deadline(s);
+}
+
+/* Whether a pass at the current instant (a pass time) could act. */
+int sysmon_due(const struct sim *s)
+{
+	return s->cfg.eager_sysmon || s->sysmon_dirty || s->sysmon_deadline <= s->now;
+}
+
+/* The next pass worth running after the current instant. */
+int64_t sysmon_next_wake(const struct sim *s)
+{
+	int64_t period = s->cfg.sysmon_period_us;
+	int64_t next = (s->now / period + 1) * period;
+	if (s->cfg.eager_sysmon || s->sysmon_dirty || s->sysmon_deadline <= next)
+		return next;
+	if (s->sysmon_deadline == INT64_MAX)
+		return INT64_MAX;
+	return (s->sysmon_deadline + period - 1) / period * period;
+}

@@ -1,0 +1,553 @@
+/* workload.c: compile a JSON workload into a struct program (see
+ * workload.h). jansson parses; jsonpos finds where a rejected value is. */
+#include "workload.h"
+
+#include <jansson.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jsonpos.h"
+#include "policy.h"
+
+#define MAX_PATH 80
+
+struct wctx {
+	const char *text;
+	size_t len;
+	const char *file;
+	char *err;
+	size_t errlen;
+	struct jsonpos_step path[MAX_PATH];
+	int depth;
+	json_t *params;  /* name -> value, with -D applied */
+	json_t *ovnames; /* names set by -D -> their text */
+	json_t *funcs;   /* the "funcs" object */
+	struct program *prog;
+};
+
+struct fbuf {
+	struct op *ops;
+	int32_t n, cap, max_depth;
+};
+
+static int fail(struct wctx *c, int at_key, const char *fmt, ...)
+{
+	int line, col;
+	if (c->depth > 0)
+		c->path[c->depth - 1].want_key = at_key;
+	jsonpos_find(c->text, c->len, c->path, c->depth, &line, &col);
+	int n = snprintf(c->err, c->errlen, "%s:%d:%d: ", c->file, line, col);
+	if (n < 0 || (size_t)n >= c->errlen)
+		return -1;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(c->err + n, c->errlen - (size_t)n, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static int push_key(struct wctx *c, const char *key)
+{
+	if (c->depth == MAX_PATH)
+		return fail(c, 0, "nesting too deep");
+	c->path[c->depth++] = (struct jsonpos_step){ .key = key };
+	return 0;
+}
+
+static int push_index(struct wctx *c, int i)
+{
+	if (c->depth == MAX_PATH)
+		return fail(c, 0, "nesting too deep");
+	c->path[c->depth++] = (struct jsonpos_step){ .key = NULL, .index = i };
+	return 0;
+}
+
+static void pop(struct wctx *c) { c->depth--; }
+
+/* Resolves "$name" to the parameter's value; *via names the -D that set it. */
+static int resolve(struct wctx *c, json_t *v, json_t **out, char *via, size_t vialen)
+{
+	via[0] = 0;
+	*out = v;
+	const char *s = json_is_string(v) ? json_string_value(v) : NULL;
+	if (!s || s[0] != '$')
+		return 0;
+	json_t *pv = json_object_get(c->params, s + 1);
+	if (!pv)
+		return fail(c, 0, "unknown parameter \"%s\" (define it in \"params\")", s);
+	json_t *ov = json_object_get(c->ovnames, s + 1);
+	if (ov)
+		snprintf(via, vialen, " (set by -D %s=%s)", s + 1, json_string_value(ov));
+	*out = pv;
+	return 0;
+}
+
+int workload_parse_duration(const char *s, int64_t *us)
+{
+	static const struct { const char *name; int64_t ns; } units[] = {
+		{ "ns", 1 }, { "us", 1000 }, { "\xc2\xb5s", 1000 }, { "ms", 1000000 }, { "s", 1000000000 },
+	};
+	int64_t whole = 0, frac = 0, scale = 1;
+	const char *p = s;
+	if (*p < '0' || *p > '9')
+		return -1;
+	for (; *p >= '0' && *p <= '9'; p++)
+		if (__builtin_mul_overflow(whole, 10, &whole) || __builtin_add_overflow(whole, *p - '0', &whole))
+			return -1;
+	if (*p == '.') {
+		p++;
+		if (*p < '0' || *p > '9')
+			return -1;
+		for (; *p >= '0' && *p <= '9'; p++)
+			if (scale < 1000000000) {
+				frac = frac * 10 + (*p - '0');
+				scale *= 10;
+			} else if (*p != '0') {
+				frac += frac == 0; /* digits below a nanosecond round up */
+			}
+	}
+	for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
+		if (strcmp(p, units[i].name) != 0)
+			continue;
+		int64_t ns;
+		if (__builtin_mul_overflow(whole, units[i].ns, &ns))
+			return -1;
+		int64_t fns = (frac * units[i].ns + scale - 1) / scale;
+		if (__builtin_add_overflow(ns, fns, &ns))
+			return -1;
+		int64_t u = ns / 1000 + (ns % 1000 != 0);
+		u = (u + TICK_US - 1) / TICK_US * TICK_US;
+		if (u > WORKLOAD_MAX_US)
+			return -1;
+		*us = u;
+		return 0;
+	}
+	return -1;
+}
+
+static int get_duration(struct wctx *c, json_t *raw, int64_t *us)
+{
+	json_t *v;
+	char via[160];
+	if (resolve(c, raw, &v, via, sizeof via) != 0)
+		return -1;
+	if (json_is_integer(v) && json_integer_value(v) >= 0 && json_integer_value(v) <= WORKLOAD_MAX_US) {
+		int64_t u = json_integer_value(v);
+		*us = (u + TICK_US - 1) / TICK_US * TICK_US;
+		return 0;
+	}
+	if (json_is_string(v) && workload_parse_duration(json_string_value(v), us) == 0)
+		return 0;
+	return fail(c, 0, "expected a duration: whole microseconds or a string such as \"250us\", "
+			  "\"1.5ms\", \"2s\" (at most %lld s)%s",
+		    WORKLOAD_MAX_US / 1000000, via);
+}
+
+static int get_count(struct wctx *c, json_t *raw, int64_t lo, int64_t hi, const char *what, int64_t *out)
+{
+	json_t *v;
+	char via[160];
+	if (resolve(c, raw, &v, via, sizeof via) != 0)
+		return -1;
+	if (!json_is_integer(v) || json_integer_value(v) < lo || json_integer_value(v) > hi)
+		return fail(c, 0, "%s must be an integer in %lld..%lld%s", what, (long long)lo, (long long)hi, via);
+	*out = json_integer_value(v);
+	return 0;
+}
+
+static int emit(struct wctx *c, struct fbuf *fb, struct op op)
+{
+	if (fb->n == fb->cap) {
+		int32_t cap = fb->cap ? fb->cap * 2 : 8;
+		struct op *a = realloc(fb->ops, (size_t)cap * sizeof *a);
+		if (!a)
+			return fail(c, 0, "out of memory");
+		fb->ops = a;
+		fb->cap = cap;
+	}
+	fb->ops[fb->n++] = op;
+	return 0;
+}
+
+static int find_index(char **names, int32_t n, const char *name)
+{
+	for (int32_t i = 0; i < n; i++)
+		if (strcmp(names[i], name) == 0)
+			return i;
+	return -1;
+}
+
+static int func_index(struct wctx *c, const char *name)
+{
+	for (int32_t i = 0; i < c->prog->nfuncs; i++)
+		if (strcmp(c->prog->funcs[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+static int compile_body(struct wctx *c, json_t *body, struct fbuf *fb, int depth);
+
+static int compile_repeat(struct wctx *c, json_t *op, struct fbuf *fb, int depth)
+{
+	int64_t count;
+	if (push_key(c, "repeat") || get_count(c, json_object_get(op, "repeat"), 0, WORKLOAD_MAX_COUNT, "a repeat count", &count))
+		return -1;
+	pop(c);
+	if (depth >= WORKLOAD_MAX_DEPTH)
+		return fail(c, 1, "repeats nest deeper than %d", WORKLOAD_MAX_DEPTH);
+	json_t *body = json_object_get(op, "body");
+	if (!body)
+		return fail(c, 0, "\"repeat\" needs a \"body\": an array of operations");
+	int32_t start = fb->n;
+	if (emit(c, fb, (struct op){ .kind = OP_REPEAT, .depth = (uint8_t)depth, .val = count }))
+		return -1;
+	if (depth + 1 > fb->max_depth)
+		fb->max_depth = depth + 1;
+	if (push_key(c, "body") || compile_body(c, body, fb, depth + 1))
+		return -1;
+	pop(c);
+	fb->ops[start].arg = fb->n;
+	return emit(c, fb, (struct op){ .kind = OP_END, .depth = (uint8_t)depth, .arg = start });
+}
+
+static int compile_named(struct wctx *c, const char *key, json_t *v, struct fbuf *fb)
+{
+	const char *name = json_is_string(v) ? json_string_value(v) : NULL;
+	if (strcmp(key, "go") == 0) {
+		int32_t fi = name ? func_index(c, name) : -1;
+		if (fi < 0 || fi == c->prog->main_fn)
+			return fail(c, 0, "\"go\" names a function defined in \"funcs\"%s%s%s",
+				    name ? "; there is no \"" : "", name ? name : "", name ? "\"" : "");
+		return emit(c, fb, (struct op){ .kind = OP_GO, .arg = fi });
+	}
+	int32_t ci = name ? find_index(c->prog->chan_names, c->prog->nchans, name) : -1;
+	if (ci < 0)
+		return fail(c, 0, "\"%s\" names a channel defined in \"chans\"%s%s%s", key,
+			    name ? "; there is no \"" : "", name ? name : "", name ? "\"" : "");
+	return emit(c, fb, (struct op){ .kind = strcmp(key, "send") == 0 ? OP_SEND : OP_RECV, .arg = ci });
+}
+
+static int compile_op(struct wctx *c, json_t *op, struct fbuf *fb, int depth)
+{
+	static const char *const kinds[] = { "run", "loop", "go", "syscall", "send", "recv", "gosched", "repeat" };
+	if (!json_is_object(op))
+		return fail(c, 0, "an operation is an object such as {\"run\": \"1ms\"}");
+	const char *key, *kind = NULL;
+	json_t *v;
+	json_object_foreach(op, key, v) {
+		int known = strcmp(key, "body") == 0;
+		for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+			if (strcmp(key, kinds[i]) == 0) {
+				if (kind) {
+					push_key(c, key);
+					return fail(c, 1, "one operation per object: \"%s\" and \"%s\"", kind, key);
+				}
+				kind = kinds[i];
+				known = 1;
+			}
+		if (!known) {
+			push_key(c, key);
+			return fail(c, 1, "unknown operation \"%s\" (expected run, loop, go, syscall, send, recv, gosched or repeat)", key);
+		}
+	}
+	if (!kind)
+		return fail(c, 0, "empty operation: expected run, loop, go, syscall, send, recv, gosched or repeat");
+	if (strcmp(kind, "repeat") == 0)
+		return compile_repeat(c, op, fb, depth);
+	if (json_object_get(op, "body")) {
+		push_key(c, "body");
+		return fail(c, 1, "\"body\" belongs to \"repeat\" only");
+	}
+	v = json_object_get(op, kind);
+	if (push_key(c, kind))
+		return -1;
+	int rc;
+	if (strcmp(kind, "gosched") == 0) {
+		rc = json_is_true(v) ? emit(c, fb, (struct op){ .kind = OP_GOSCHED })
+				     : fail(c, 0, "\"gosched\" takes true");
+	} else if (strcmp(kind, "run") == 0 || strcmp(kind, "loop") == 0 || strcmp(kind, "syscall") == 0) {
+		int64_t us;
+		uint8_t k = kind[0] == 'r' ? OP_RUN : kind[0] == 'l' ? OP_LOOP : OP_SYSCALL;
+		rc = get_duration(c, v, &us) ? -1 : emit(c, fb, (struct op){ .kind = k, .val = us });
+	} else {
+		rc = compile_named(c, kind, v, fb);
+	}
+	if (rc == 0)
+		pop(c);
+	return rc;
+}
+
+static int compile_body(struct wctx *c, json_t *body, struct fbuf *fb, int depth)
+{
+	if (!json_is_array(body))
+		return fail(c, 0, "a body is an array of operations");
+	for (size_t i = 0; i < json_array_size(body); i++) {
+		if (push_index(c, (int)i) || compile_op(c, json_array_get(body, i), fb, depth))
+			return -1;
+		pop(c);
+	}
+	return 0;
+}
+
+static int compile_func(struct wctx *c, int32_t fi, json_t *body)
+{
+	struct fbuf fb = { 0 };
+	int rc = compile_body(c, body, &fb, 0);
+	struct func *f = &c->prog->funcs[fi];
+	f->ops = fb.ops;
+	f->nops = fb.n;
+	f->max_depth = fb.max_depth;
+	return rc;
+}
+
+static int parse_params(struct wctx *c, json_t *root, const struct param_override *ov, int nov)
+{
+	json_t *params = json_object_get(root, "params");
+	c->params = params ? json_deep_copy(params) : json_object();
+	c->ovnames = json_object();
+	if (push_key(c, "params"))
+		return -1;
+	if (!json_is_object(c->params))
+		return fail(c, 0, "\"params\" is an object of names and values");
+	const char *key;
+	json_t *v;
+	json_object_foreach(c->params, key, v) {
+		if (!json_is_integer(v) && !json_is_string(v)) {
+			push_key(c, key);
+			return fail(c, 0, "a parameter is an integer or a string");
+		}
+	}
+	pop(c);
+	for (int i = 0; i < nov; i++) {
+		if (!json_object_get(c->params, ov[i].name)) {
+			snprintf(c->err, c->errlen, "-D %s: the workload has no parameter \"%s\"", ov[i].name, ov[i].name);
+			return -1;
+		}
+		char *end;
+		long long n = strtoll(ov[i].value, &end, 10);
+		int is_int = ov[i].value[0] && *end == 0 && (ov[i].value[0] != '-' || n < 0);
+		json_object_set_new(c->params, ov[i].name, is_int ? json_integer(n) : json_string(ov[i].value));
+		json_object_set_new(c->ovnames, ov[i].name, json_string(ov[i].value));
+	}
+	return 0;
+}
+
+static int parse_chans(struct wctx *c, json_t *root)
+{
+	json_t *chans = json_object_get(root, "chans");
+	if (!chans)
+		return 0;
+	if (push_key(c, "chans"))
+		return -1;
+	if (!json_is_object(chans))
+		return fail(c, 0, "\"chans\" is an object of channel names and capacities");
+	size_t n = json_object_size(chans);
+	struct program *p = c->prog;
+	p->chan_names = calloc(n, sizeof *p->chan_names);
+	p->chan_cap = calloc(n, sizeof *p->chan_cap);
+	if (n && (!p->chan_names || !p->chan_cap))
+		return fail(c, 0, "out of memory");
+	const char *key;
+	json_t *v;
+	json_object_foreach(chans, key, v) {
+		if (push_key(c, key) || get_count(c, v, 0, WORKLOAD_MAX_COUNT, "a channel capacity", &p->chan_cap[p->nchans]))
+			return -1;
+		pop(c);
+		if (!(p->chan_names[p->nchans++] = strdup(key)))
+			return fail(c, 0, "out of memory");
+	}
+	pop(c);
+	return 0;
+}
+
+static int parse_funcs(struct wctx *c, json_t *root)
+{
+	json_t *funcs = json_object_get(root, "funcs");
+	if (funcs && !json_is_object(funcs)) {
+		push_key(c, "funcs");
+		return fail(c, 0, "\"funcs\" is an object of function names and bodies");
+	}
+	c->funcs = funcs;
+	size_t n = funcs ? json_object_size(funcs) : 0;
+	struct program *p = c->prog;
+	if (!(p->funcs = calloc(n + 1, sizeof *p->funcs)))
+		return fail(c, 0, "out of memory");
+	const char *key;
+	json_t *v;
+	if (funcs)
+		json_object_foreach(funcs, key, v) {
+			if (strcmp(key, "main") == 0) {
+				push_key(c, "funcs");
+				push_key(c, key);
+				return fail(c, 1, "\"main\" is the top-level key, not a function in \"funcs\"");
+			}
+			if (!(p->funcs[p->nfuncs++].name = strdup(key)))
+				return fail(c, 0, "out of memory");
+		}
+	p->main_fn = p->nfuncs;
+	if (!(p->funcs[p->nfuncs++].name = strdup("main")))
+		return fail(c, 0, "out of memory");
+	return 0;
+}
+
+static int compile_all(struct wctx *c, json_t *root)
+{
+	struct program *p = c->prog;
+	json_t *main_body = json_object_get(root, "main");
+	if (!main_body)
+		return fail(c, 0, "the workload has no \"main\" (the main goroutine's operations)");
+	if (push_key(c, "main") || compile_func(c, p->main_fn, main_body))
+		return -1;
+	pop(c);
+	for (int32_t fi = 0; fi < p->main_fn; fi++) {
+		if (push_key(c, "funcs") || push_key(c, p->funcs[fi].name) ||
+		    compile_func(c, fi, json_object_get(c->funcs, p->funcs[fi].name)))
+			return -1;
+		c->depth -= 2;
+	}
+	return 0;
+}
+
+static int parse_top(struct wctx *c, json_t *root)
+{
+	static const char *const keys[] = { "name", "description", "procs", "params", "chans", "main", "funcs" };
+	if (!json_is_object(root))
+		return fail(c, 0, "a workload is a JSON object with \"main\" and optionally \"name\", "
+				  "\"description\", \"procs\", \"params\", \"chans\", \"funcs\"");
+	const char *key;
+	json_t *v;
+	json_object_foreach(root, key, v) {
+		size_t i = 0;
+		while (i < sizeof keys / sizeof keys[0] && strcmp(key, keys[i]) != 0)
+			i++;
+		if (i == sizeof keys / sizeof keys[0]) {
+			push_key(c, key);
+			return fail(c, 1, "unknown key \"%s\" (expected name, description, procs, params, chans, main, funcs)", key);
+		}
+	}
+	struct program *p = c->prog;
+	for (int i = 0; i < 2; i++) {
+		json_t *s = json_object_get(root, keys[i]);
+		if (s && !json_is_string(s)) {
+			push_key(c, keys[i]);
+			return fail(c, 0, "\"%s\" is a string", keys[i]);
+		}
+		char **dst = i ? &p->description : &p->name;
+		*dst = strdup(s ? json_string_value(s) : "");
+		if (!*dst)
+			return fail(c, 0, "out of memory");
+	}
+	int64_t procs = 1;
+	if (json_object_get(root, "procs")) {
+		if (push_key(c, "procs") || get_count(c, json_object_get(root, "procs"), 1, MAX_PROCS, "\"procs\"", &procs))
+			return -1;
+		pop(c);
+	}
+	p->procs = (int)procs;
+	return 0;
+}
+
+int workload_parse(const char *text, size_t len, const char *filename,
+		   const struct param_override *ov, int nov,
+		   struct program **out, char *err, size_t errlen)
+{
+	struct wctx c = { .text = text, .len = len, .file = filename, .err = err, .errlen = errlen };
+	json_error_t jerr;
+	*out = NULL;
+	json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+	if (!root) {
+		snprintf(err, errlen, "%s:%d:%d: %s", filename, jerr.line, jerr.column, jerr.text);
+		return -1;
+	}
+	c.prog = calloc(1, sizeof *c.prog);
+	int rc = !c.prog ? -1 : 0;
+	if (rc == 0)
+		rc = parse_top(&c, root);
+	if (rc == 0)
+		rc = parse_params(&c, root, ov, nov);
+	if (rc == 0)
+		rc = parse_chans(&c, root);
+	if (rc == 0)
+		rc = parse_funcs(&c, root);
+	if (rc == 0)
+		rc = compile_all(&c, root);
+	json_decref(c.params);
+	json_decref(c.ovnames);
+	json_decref(root);
+	if (rc != 0) {
+		if (!c.prog)
+			snprintf(err, errlen, "%s: out of memory", filename);
+		program_free(c.prog);
+		return -1;
+	}
+	*out = c.prog;
+	return 0;
+}
+
+void program_free(struct program *p)
+{
+	if (!p)
+		return;
+	for (int32_t i = 0; i < p->nfuncs; i++) {
+		free(p->funcs[i].name);
+		free(p->funcs[i].ops);
+	}
+	for (int32_t i = 0; i < p->nchans; i++)
+		free(p->chan_names[i]);
+	free(p->funcs);
+	free(p->chan_names);
+	free(p->chan_cap);
+	free(p->name);
+	free(p->description);
+	free(p);
+}
+
+static int64_t sat_add(int64_t a, int64_t b) { return a > INT64_MAX - b ? INT64_MAX : a + b; }
+static int64_t sat_mul(int64_t a, int64_t b)
+{
+	int64_t r;
+	return __builtin_mul_overflow(a, b, &r) ? INT64_MAX : r;
+}
+
+/* Work of ops [i, end) of function fi; memo caches whole functions, and
+ * a function reached again while being computed spawns without end. */
+static int64_t work_of(const struct program *p, int32_t fi, int32_t i, int32_t end, int64_t *memo)
+{
+	const struct func *f = &p->funcs[fi];
+	int64_t w = 0;
+	while (i < end) {
+		const struct op *op = &f->ops[i];
+		if (op->kind == OP_RUN || op->kind == OP_LOOP) {
+			w = sat_add(w, op->val);
+		} else if (op->kind == OP_GO) {
+			int32_t g = op->arg;
+			if (memo[g] == -2)
+				return INT64_MAX;
+			if (memo[g] == -1) {
+				memo[g] = -2;
+				memo[g] = work_of(p, g, 0, p->funcs[g].nops, memo);
+			}
+			w = sat_add(w, memo[g]);
+		} else if (op->kind == OP_REPEAT) {
+			w = sat_add(w, sat_mul(op->val, work_of(p, fi, i + 1, op->arg, memo)));
+			i = op->arg;
+		}
+		i++;
+	}
+	return w;
+}
+
+int64_t program_total_work(const struct program *p)
+{
+	int64_t *memo = malloc((size_t)p->nfuncs * sizeof *memo);
+	if (!memo)
+		return -1;
+	for (int32_t i = 0; i < p->nfuncs; i++)
+		memo[i] = -1;
+	memo[p->main_fn] = -2;
+	int64_t w = work_of(p, p->main_fn, 0, p->funcs[p->main_fn].nops, memo);
+	free(memo);
+	return w;
+}

@@ -1,0 +1,80 @@
+/* workload.h: the program a simulated Go process runs.
+ *
+ * A workload file (JSON; product.md) compiles to a struct program: named
+ * functions, each a flat array of ops, plus channels with capacities and a
+ * default GOMAXPROCS. `repeat` compiles to a REPEAT op that jumps past its
+ * END when the count is 0 and an END op that jumps back while iterations
+ * remain; each nesting depth has its own counter in the G, so a G costs no
+ * more than its loop depth. Durations are whole microseconds, rounded up to
+ * the model's 10 us tick; "$name" operands are resolved when the workload is
+ * compiled (params, overridden by -D).
+ *
+ * workload_parse() reads text from memory (cmd/ reads files): no I/O here.
+ * Errors name the place: "file:line:column: what is wrong", or "-D name"
+ * when an override is at fault. */
+#ifndef GOSIM_WORKLOAD_H
+#define GOSIM_WORKLOAD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum op_kind { OP_RUN, OP_LOOP, OP_GO, OP_SYSCALL, OP_SEND, OP_RECV, OP_GOSCHED, OP_REPEAT, OP_END };
+
+struct op {
+	uint8_t kind;
+	uint8_t depth; /* OP_REPEAT/OP_END: counter slot */
+	int32_t arg;   /* OP_GO: func; OP_SEND/RECV: chan; OP_REPEAT: index of its END; OP_END: index of its REPEAT */
+	int64_t val;   /* OP_RUN/LOOP/SYSCALL: us; OP_REPEAT: count */
+};
+
+struct func {
+	char *name;
+	struct op *ops;
+	int32_t nops;
+	int32_t max_depth;
+};
+
+struct program {
+	char *name;
+	char *description;
+	int procs;
+	struct func *funcs;
+	int32_t nfuncs;
+	int32_t main_fn;
+	char **chan_names;
+	int64_t *chan_cap;
+	int32_t nchans;
+};
+
+struct param_override {
+	const char *name;
+	const char *value;
+};
+
+#define WORKLOAD_MAX_DEPTH 32
+#define WORKLOAD_MAX_COUNT 1000000000LL         /* repeat counts */
+#define WORKLOAD_MAX_US (1000LL * 1000 * 1000 * 1000) /* 11.5 days */
+
+int workload_parse(const char *text, size_t len, const char *filename,
+		   const struct param_override *ov, int nov,
+		   struct program **out, char *err, size_t errlen);
+void program_free(struct program *p);
+
+/* Parses a duration ("250us", "1.5ms", "2s", "100ns" or an integer of us),
+ * rounded up to the tick. Returns 0 on success. */
+int workload_parse_duration(const char *s, int64_t *us);
+
+/* The CPU work (run + loop, us) a program requests in all, following go
+ * statements and repeats; saturates at INT64_MAX. */
+int64_t program_total_work(const struct program *p);
+
+/* Built-in workloads, compiled in from workloads/ (build/workloads.c). */
+struct builtin_workload {
+	const char *name;
+	const char *text;
+	size_t len;
+};
+extern const struct builtin_workload builtin_workloads[];
+extern const int builtin_workloads_n;
+
+#endif

@@ -1,0 +1,152 @@
+/* test_sysmon.c: preemption and syscall retake, from small programs. */
+#include <criterion/criterion.h>
+
+#include "helpers.h"
+
+static const char *const tight[] = { "n=1", NULL };
+
+static long first_start(const struct evlog *l, int g)
+{
+	long k = evlog_find(l, 0, EV_G, g, PL_RUNNING);
+	return k < 0 ? -1 : l->ev[k].t;
+}
+
+Test(sysmon, async_preemption_stops_a_loop_after_one_slice)
+{
+	struct sim_config cfg = test_config(1);
+	struct run_result r;
+	run_builtin("tightloop", &cfg, tight, &r);
+	cr_assert_eq(r.status, SIM_DONE, "%s", r.msg);
+	long k = evlog_find(&r.log, 0, EV_PREEMPT, 1, -1);
+	cr_assert_geq(k, 0);
+	/* G1 starts at 0; sysmon first sees its tick at the 20us pass and
+	 * preempts at the first pass 10ms after that. */
+	cr_assert_eq(r.log.ev[k].t, FORCE_PREEMPT_US + SYSMON_PERIOD_US);
+	cr_assert_eq(first_start(&r.log, 2), FORCE_PREEMPT_US + SYSMON_PERIOD_US);
+	run_result_free(&r);
+}
+
+Test(sysmon, cooperative_preemption_cannot_stop_a_loop_without_calls)
+{
+	struct sim_config cfg = test_config(1);
+	cfg.preempt = PREEMPT_COOPERATIVE;
+	struct run_result r;
+	run_builtin("tightloop", &cfg, tight, &r);
+	cr_assert_eq(r.status, SIM_DONE);
+	cr_assert_eq(evlog_find(&r.log, 0, EV_PREEMPT, 1, -1), -1, "the loop is never stopped");
+	cr_assert_eq(first_start(&r.log, 2), 40000);
+	run_result_free(&r);
+}
+
+Test(sysmon, cooperative_preemption_stops_run_work)
+{
+	struct program *p = load_text("{\"main\": [{\"go\": \"f\"}, {\"run\": \"30ms\"}], \"funcs\": {\"f\": [{\"run\": \"1ms\"}]}}");
+	struct sim_config cfg = test_config(1);
+	cfg.preempt = PREEMPT_COOPERATIVE;
+	struct run_result r;
+	run_program(p, &cfg, &r);
+	cr_assert_eq(r.status, SIM_DONE);
+	cr_assert_geq(r.sum.preemptions, 1);
+	cr_assert_eq(first_start(&r.log, 2), FORCE_PREEMPT_US + SYSMON_PERIOD_US);
+	run_result_free(&r);
+	program_free(p);
+}
+
+Test(sysmon, a_request_left_pending_by_a_loop_stops_the_next_run)
+{
+	struct program *p = load_text("{\"main\": [{\"go\": \"f\"}, {\"loop\": \"15ms\"}, {\"run\": \"5ms\"}], \"funcs\": {\"f\": [{\"run\": \"1ms\"}]}}");
+	struct sim_config cfg = test_config(1);
+	cfg.preempt = PREEMPT_COOPERATIVE;
+	struct run_result r;
+	run_program(p, &cfg, &r);
+	long k = evlog_find(&r.log, 0, EV_PREEMPT, 1, -1);
+	cr_assert_geq(k, 0);
+	cr_assert_eq(r.log.ev[k].t, 15000, "stopped as the loop ends and the run begins");
+	run_result_free(&r);
+	program_free(p);
+}
+
+Test(sysmon, preempt_off_never_preempts)
+{
+	struct sim_config cfg = test_config(1);
+	cfg.preempt = PREEMPT_OFF;
+	struct run_result r;
+	run_builtin("pingpong", &cfg, NULL, &r);
+	cr_assert_eq(r.status, SIM_DONE);
+	cr_assert_eq(r.sum.preemptions, 0);
+	run_result_free(&r);
+}
+
+Test(sysmon, a_syscall_p_with_queued_work_is_retaken_and_handed_off)
+{
+	/* main queues f in runnext, then blocks in a syscall: P0 has work. */
+	struct program *p = load_text("{\"main\": [{\"go\": \"f\"}, {\"syscall\": \"5ms\"}], \"funcs\": {\"f\": [{\"run\": \"1ms\"}]}}");
+	struct sim_config cfg = test_config(1);
+	struct run_result r;
+	run_program(p, &cfg, &r);
+	cr_assert_eq(r.status, SIM_DONE);
+	long k = evlog_find(&r.log, 0, EV_HANDOFF, -1, -1);
+	cr_assert_geq(k, 0);
+	/* Fresh P: pd.syscalltick == p.syscalltick == 0, so the first pass
+	 * (20us) already counts as "seen before" and retakes. */
+	cr_assert_eq(r.log.ev[k].t, SYSMON_PERIOD_US);
+	cr_assert_eq(r.log.ev[k].from_m, 0);
+	cr_assert_eq(r.log.ev[k].m, 2, "a new M: M0 main, M1 sysmon");
+	cr_assert_eq(first_start(&r.log, 2), SYSMON_PERIOD_US);
+	cr_assert_eq(r.sum.threads_peak, 3);
+	run_result_free(&r);
+	program_free(p);
+}
+
+Test(sysmon, a_fresh_ps_first_syscall_is_retaken_at_the_first_look)
+{
+	struct program *p = load_text("{\"main\": [{\"syscall\": \"1ms\"}]}");
+	struct sim_config cfg = test_config(2);
+	struct run_result r;
+	run_program(p, &cfg, &r);
+	long k = evlog_find(&r.log, 0, EV_HANDOFF, -1, -1);
+	cr_assert_geq(k, 0);
+	cr_assert_eq(r.log.ev[k].t, SYSMON_PERIOD_US);
+	run_result_free(&r);
+	program_free(p);
+}
+
+Test(sysmon, a_syscall_p_without_work_is_left_10ms_while_a_p_is_idle)
+{
+	struct program *p = load_text("{\"main\": [{\"syscall\": \"100us\"}, {\"syscall\": \"30ms\"}]}");
+	struct sim_config cfg = test_config(2);
+	struct run_result r;
+	run_program(p, &cfg, &r);
+	long k = evlog_find(&r.log, 0, EV_HANDOFF, -1, -1);
+	k = evlog_find(&r.log, (size_t)k + 1, EV_HANDOFF, -1, -1);
+	cr_assert_geq(k, 0);
+	/* The second syscall starts at 100us, a pass time: sysmon's pass at
+	 * 100us (after that instant's events) first sees it, and retakes it
+	 * 10ms later; handoffp's last-running-P
+	 * rule (someone must poll the network) starts an M that finds
+	 * nothing. */
+	cr_assert_eq(r.log.ev[k].t, 100 + RETAKE_SYSCALL_US);
+	run_result_free(&r);
+	program_free(p);
+}
+
+Test(sysmon, skipping_idle_passes_gives_the_same_trace_as_running_every_pass)
+{
+	const char *names[] = { "fanout", "syscalls", "tightloop", "pingpong" };
+	for (int w = 0; w < 4; w++)
+		for (int procs = 1; procs <= 4; procs++)
+			for (int mode = 0; mode < 3; mode++) {
+				struct sim_config cfg = test_config(procs);
+				cfg.check = 0;
+				cfg.preempt = (enum sim_preempt)mode;
+				cfg.schedtrace_ms = 1;
+				struct run_result lazy, eager;
+				run_builtin(names[w], &cfg, NULL, &lazy);
+				cfg.eager_sysmon = 1;
+				run_builtin(names[w], &cfg, NULL, &eager);
+				cr_assert_eq(lazy.sum.fingerprint, eager.sum.fingerprint, "%s procs=%d mode=%d", names[w], procs, mode);
+				cr_assert_eq(lazy.sum.events, eager.sum.events);
+				run_result_free(&lazy);
+				run_result_free(&eager);
+			}
+}
