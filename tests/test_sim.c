@@ -1,0 +1,95 @@
+/* test_sim.c: the seed's headless check, and whole-run properties:
+ * every built-in workload with 1..8 Ps, stealing on and off, each
+ * preemption mode, with the invariant checker after every step. */
+#include <criterion/criterion.h>
+
+#include <string.h>
+
+#include "helpers.h"
+
+static const char *const names[] = { "fanout", "syscalls", "tightloop", "pingpong" };
+
+static void check_run(const char *name, int procs, int steal, enum sim_preempt mode)
+{
+	struct sim_config cfg = test_config(procs);
+	cfg.steal = steal;
+	cfg.preempt = mode;
+	struct run_result r;
+	run_builtin(name, &cfg, NULL, &r);
+	const char *ctx = name;
+	cr_assert_eq(r.status, SIM_DONE, "%s procs=%d steal=%d mode=%d: %s", ctx, procs, steal, mode, r.msg);
+	int64_t busy = 0;
+	for (int i = 0; i < procs; i++)
+		busy += r.sum.busy_us[i];
+	cr_assert_eq(busy, r.total_work, "%s procs=%d steal=%d mode=%d: CPU used %lld, work requested %lld",
+		     ctx, procs, steal, mode, (long long)busy, (long long)r.total_work);
+	cr_assert_eq(r.sum.work_us, r.total_work);
+	int64_t dead = 0;
+	for (size_t i = 0; i < r.log.n; i++)
+		dead += r.log.ev[i].ev == EV_G && r.log.ev[i].to == PL_DEAD;
+	cr_assert_eq(dead, r.sum.goroutines, "every goroutine ran to completion");
+	cr_assert_geq(r.sum.makespan_us * procs, busy, "no P does more than its share of time");
+	if (!steal)
+		cr_assert_eq(r.sum.steals, 0);
+	if (mode == PREEMPT_OFF)
+		cr_assert_eq(r.sum.preemptions, 0);
+	run_result_free(&r);
+}
+
+Test(sim, every_builtin_workload_completes_with_cpu_used_equal_to_work_requested)
+{
+	for (int w = 0; w < 4; w++)
+		for (int procs = 1; procs <= 8; procs++)
+			for (int steal = 0; steal <= 1; steal++)
+				for (int mode = 0; mode < 3; mode++)
+					check_run(names[w], procs, steal, (enum sim_preempt)mode);
+}
+
+Test(sim, a_goroutine_waiting_forever_is_a_deadlock_with_the_runtimes_message)
+{
+	struct program *p = load_text("{\"chans\": {\"c\": 0}, \"main\": [{\"recv\": \"c\"}]}");
+	struct sim_config cfg = test_config(2);
+	struct run_result r;
+	run_program(p, &cfg, &r);
+	cr_assert_eq(r.status, SIM_DIED);
+	cr_assert_str_eq(r.msg, "fatal error: all goroutines are asleep - deadlock!");
+	run_result_free(&r);
+	program_free(p);
+}
+
+Test(sim, more_threads_than_the_limit_kill_the_program_like_checkmcount)
+{
+	const char *const d[] = { "n=20", "sys=50ms", NULL };
+	struct program *p = load_builtin("syscalls", d);
+	struct sim_config cfg = test_config(2);
+	cfg.max_threads = 6;
+	struct run_result r;
+	run_program(p, &cfg, &r);
+	cr_assert_eq(r.status, SIM_DIED);
+	cr_assert_str_eq(r.msg, "runtime: program exceeds 6-thread limit\nfatal error: thread exhaustion");
+	cr_assert_eq(r.sum.threads_peak, 6);
+	run_result_free(&r);
+	program_free(p);
+}
+
+Test(sim, a_million_goroutine_fanout_runs)
+{
+	const char *const d[] = { "n=1000000", "work=10us", NULL };
+	struct sim_config cfg = test_config(4);
+	cfg.check = 0;
+	struct run_result r;
+	struct program *p = load_builtin("fanout", d);
+	memset(&r, 0, sizeof r);
+	struct sim_error err;
+	struct sim *s = sim_new(&cfg, p, NULL, &err);
+	cr_assert_eq(sim_run(s), SIM_DONE, "%s", sim_message(s));
+	sim_summary(s, &r.sum);
+	cr_assert_eq(r.sum.goroutines, 1000001);
+	int64_t busy = 0;
+	for (int i = 0; i < 4; i++)
+		busy += r.sum.busy_us[i];
+	cr_assert_eq(busy, 10000000);
+	cr_assert_geq(r.sum.spills, 1, "a million go statements overflow P0's ring");
+	sim_free(s);
+	program_free(p);
+}

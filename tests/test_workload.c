@@ -1,0 +1,100 @@
+/* test_workload.c: the workload compiler: durations, params, -D, errors
+ * that name file:line:column. */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "helpers.h"
+
+static int64_t dur(const char *s)
+{
+	int64_t us = -1;
+	return workload_parse_duration(s, &us) == 0 ? us : -1;
+}
+
+Test(workload, durations_take_units_and_round_up_to_the_tick)
+{
+	cr_assert_eq(dur("250us"), 250);
+	cr_assert_eq(dur("1ms"), 1000);
+	cr_assert_eq(dur("1.5ms"), 1500);
+	cr_assert_eq(dur("2s"), 2000000);
+	cr_assert_eq(dur("1us"), 10);
+	cr_assert_eq(dur("100ns"), 10);
+	cr_assert_eq(dur("0ms"), 0);
+	cr_assert_eq(dur("1.0001ms"), 1010);
+	cr_assert_eq(dur("ms"), -1);
+	cr_assert_eq(dur("1.ms"), -1);
+	cr_assert_eq(dur("-1ms"), -1);
+	cr_assert_eq(dur("1h"), -1);
+	cr_assert_eq(dur("99999999999999999999s"), -1);
+}
+
+static const char *error_of(const char *json, const struct param_override *ov, int nov)
+{
+	static char err[512];
+	struct program *p;
+	err[0] = 0;
+	int rc = workload_parse(json, strlen(json), "w.json", ov, nov, &p, err, sizeof err);
+	cr_assert_neq(rc, 0, "accepted %s", json);
+	return err;
+}
+
+Test(workload, an_unknown_operation_is_named_with_its_line_and_column)
+{
+	const char *json = "{\n  \"main\": [\n    {\"run\": 10},\n    {\"jump\": 1}\n  ]\n}\n";
+	cr_assert_str_eq(error_of(json, NULL, 0),
+			 "w.json:4:6: unknown operation \"jump\" (expected run, loop, go, syscall, send, recv, gosched or repeat)");
+}
+
+Test(workload, bad_values_are_named_where_they_stand)
+{
+	cr_assert_str_eq(error_of("{\"procs\": 0, \"main\": []}", NULL, 0),
+			 "w.json:1:11: \"procs\" must be an integer in 1..256");
+	cr_assert(strstr(error_of("{\"main\": [{\"run\": \"-5ms\"}]}", NULL, 0), "w.json:1:19: expected a duration"));
+	cr_assert(strstr(error_of("{\"main\": [{\"go\": \"nope\"}]}", NULL, 0), "w.json:1:18: \"go\" names a function"));
+	cr_assert(strstr(error_of("{\"main\": [{\"send\": \"c\"}]}", NULL, 0), "names a channel defined in \"chans\""));
+	cr_assert(strstr(error_of("{\"main\": [{\"run\": \"$x\"}]}", NULL, 0), "unknown parameter \"$x\""));
+	cr_assert(strstr(error_of("{\"name\": \"x\"}", NULL, 0), "has no \"main\""));
+	cr_assert(strstr(error_of("{\"main\": [], \"extra\": 1}", NULL, 0), "w.json:1:14: unknown key \"extra\""));
+	cr_assert(strstr(error_of("{\"main\": [}", NULL, 0), "w.json:1:"));
+}
+
+Test(workload, d_overrides_replace_params_and_bad_ones_name_the_flag)
+{
+	const char *json = "{\"params\": {\"n\": 2, \"w\": \"1ms\"}, \"main\": [{\"repeat\": \"$n\", \"body\": [{\"run\": \"$w\"}]}]}";
+	struct param_override ov[] = { { "n", "5" }, { "w", "20us" } };
+	struct program *p;
+	char err[256];
+	cr_assert_eq(workload_parse(json, strlen(json), "w.json", ov, 2, &p, err, sizeof err), 0, "%s", err);
+	cr_assert_eq(program_total_work(p), 100);
+	program_free(p);
+	struct param_override bad[] = { { "n", "many" } };
+	cr_assert(strstr(error_of(json, bad, 1), "(set by -D n=many)"));
+	struct param_override none[] = { { "m", "1" } };
+	cr_assert_str_eq(error_of(json, none, 1), "-D m: the workload has no parameter \"m\"");
+}
+
+Test(workload, total_work_follows_go_and_repeat)
+{
+	struct program *p = load_builtin("fanout", NULL);
+	cr_assert_eq(program_total_work(p), 48 * 1000);
+	program_free(p);
+	p = load_text("{\"main\": [{\"go\": \"f\"}, {\"go\": \"f\"}], \"funcs\": {\"f\": [{\"repeat\": 3, \"body\": [{\"run\": 10}, {\"loop\": 20}]}]}}");
+	cr_assert_eq(program_total_work(p), 2 * 3 * 30);
+	program_free(p);
+	p = load_text("{\"main\": [{\"go\": \"f\"}], \"funcs\": {\"f\": [{\"run\": 10}, {\"go\": \"f\"}]}}");
+	cr_assert_eq(program_total_work(p), INT64_MAX, "a go cycle spawns without end");
+	program_free(p);
+}
+
+Test(workload, every_builtin_workload_has_a_description_and_its_seed_numbers)
+{
+	for (int i = 0; i < builtin_workloads_n; i++) {
+		struct program *p = load_builtin(builtin_workloads[i].name, NULL);
+		cr_assert_gt(strlen(p->description), 80, "%s", p->name);
+		cr_assert_str_eq(p->name, builtin_workloads[i].name);
+		program_free(p);
+	}
+	struct program *p = load_builtin("tightloop", NULL);
+	cr_assert_eq(p->procs, 1);
+	program_free(p);
+}
