@@ -32,7 +32,7 @@ $(B)/workloads.c: tools/embed-workloads.sh $(WORKLOADS)
 	sh tools/embed-workloads.sh $(WORKLOADS) > $@.tmp && mv $@.tmp $@
 
 $(B)/workloads.o: $(B)/workloads.c
-	$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) -Wno-missing-prototypes -c -o $@ $<
+	$(CC) $(CPPFLAGS) -I. $(WARN) $(CFLAGS) -Wno-missing-prototypes -c -o $@ $<
 
 $(B)/unit: $(LIB_OBJ) $(TEST_OBJ) $(B)/tests/helpers.o
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcriterion

@@ -387,6 +387,7 @@ int run_main(struct opts *o)
 	if (rc)
 		return rc;
 	signal(SIGPIPE, SIG_IGN);
+	signal(SIGXFSZ, SIG_IGN); /* a file-size limit makes writes fail, not kill us */
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	struct sim_error err;

@@ -1,0 +1,110 @@
+#!/bin/sh
+# Command-line checks: gosim as a user runs it. Usage: tests/cli.sh ./gosim
+# Prints one line per check and "N passed, M failed" at the end.
+set -u
+GOSIM=${1:-./gosim}
+case $GOSIM in /*) ;; *) GOSIM=$(pwd)/$GOSIM ;; esac
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+pass=0
+fail=0
+
+ok() { pass=$((pass + 1)); echo "ok   $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL $1"; [ -f "$T/err" ] && sed 's/^/     /' "$T/err" | head -5; }
+
+# expect NAME CODE CMD...: runs CMD, checks its exit code.
+expect() {
+	name=$1 code=$2
+	shift 2
+	"$@" >"$T/out" 2>"$T/err"
+	rc=$?
+	if [ "$rc" -eq "$code" ]; then ok "$name"; else bad "$name (exit $rc, want $code)"; fi
+}
+
+# usage_error NAME PATTERN ARGS...: exit 2, one line on stderr matching PATTERN.
+usage_error() {
+	name=$1 pat=$2
+	shift 2
+	"$GOSIM" "$@" >"$T/out" 2>"$T/err"
+	rc=$?
+	lines=$(wc -l <"$T/err")
+	if [ "$rc" -eq 2 ] && [ "$lines" -eq 1 ] && grep -q -- "$pat" "$T/err"; then
+		ok "$name"
+	else
+		bad "$name (exit $rc, $lines lines)"
+	fi
+}
+
+expect "help exits 0" 0 "$GOSIM" --help
+grep -q -- "--workload" "$T/out" && ok "help lists the options" || bad "help lists the options"
+expect "version exits 0" 0 "$GOSIM" --version
+grep -q "^gosim 0" "$T/out" && ok "version names gosim" || bad "version names gosim"
+expect "list-workloads exits 0" 0 "$GOSIM" --list-workloads
+for w in fanout syscalls tightloop pingpong; do
+	grep -q "^$w (procs" "$T/out" && ok "list-workloads describes $w" || bad "list-workloads describes $w"
+done
+
+expect "the default run works" 0 "$GOSIM"
+grep -q "makespan" "$T/out" && ok "the summary goes to stdout" || bad "the summary goes to stdout"
+expect "quiet prints nothing" 0 "$GOSIM" -q
+[ ! -s "$T/out" ] && ok "quiet stdout is empty" || bad "quiet stdout is empty"
+
+usage_error "an unknown flag" "unrecognized option" --bogus
+usage_error "procs 0" "--procs=0: expected an integer in 1..256" --procs=0
+usage_error "procs 257" "--procs=257" --procs=257
+usage_error "a malformed seed" "--seed=-1x" --seed=-1x
+usage_error "an unknown steal value" "--steal=maybe: expected off or on" --steal=maybe
+usage_error "a misspelt workload" "did you mean 'fanout'" -w fanuot
+usage_error "a missing workload file" "nope.json: No such file" -w nope.json
+usage_error "a bad -D" "-D n: expected NAME=VALUE" -D n
+usage_error "an unknown parameter" "no parameter \"zz\"" -D zz=1
+usage_error "a bad parameter value" "set by -D n=lots" -D n=lots
+usage_error "scheddetail without schedtrace" "needs --schedtrace" --scheddetail
+usage_error "an unknown go version" "--go=1.12" --go=1.12
+usage_error "a trace without a known extension" "cannot tell the format" --trace="$T/x.txt"
+usage_error "a stray argument" "unexpected argument" fanout
+
+printf '{\n  "main": [\n    {"run": "1ms"},\n    {"spin": 1}\n  ]\n}\n' >"$T/bad.json"
+usage_error "a workload error names file:line:column" "bad.json:4:6: unknown operation \"spin\"" -w "$T/bad.json"
+printf '{"main": [' >"$T/trunc.json"
+usage_error "a truncated workload names its place" "trunc.json:1:" -w "$T/trunc.json"
+
+printf '{"chans": {"c": 0}, "main": [{"recv": "c"}]}\n' >"$T/dead.json"
+expect "a deadlock exits 3" 3 "$GOSIM" -w "$T/dead.json"
+grep -q "fatal error: all goroutines are asleep - deadlock!" "$T/err" && ok "a deadlock prints the runtime's message" || bad "deadlock message"
+expect "the thread limit exits 3" 3 "$GOSIM" -w syscalls -D n=50 --max-threads=8
+grep -q "runtime: program exceeds 8-thread limit" "$T/err" && grep -q "fatal error: thread exhaustion" "$T/err" &&
+	ok "the thread limit prints the runtime's message" || bad "thread limit message"
+
+for f in json jsonl csv; do
+	expect "a $f trace is written" 0 "$GOSIM" -w pingpong -q --trace "$T/t.$f"
+	[ -s "$T/t.$f" ] && ok "the $f trace is not empty" || bad "the $f trace is not empty"
+done
+head -1 "$T/t.csv" | grep -q "^t,seq,ev,g,p,m," && ok "csv has its header" || bad "csv has its header"
+ls "$T" | grep -q '\.tmp\.' && bad "no temporary files are left" || ok "no temporary files are left"
+
+echo "old" >"$T/keep.json"
+"$GOSIM" -w "$T/dead.json" --trace "$T/keep.json" -D x=1 >/dev/null 2>&1
+[ "$(cat "$T/keep.json")" = "old" ] && ok "a failed run leaves the old trace as it was" || bad "a failed run leaves the old trace"
+
+(ulimit -f 8; "$GOSIM" -w fanout -D n=5000 --trace "$T/keep.json" >/dev/null 2>"$T/err")
+rc=$?
+[ "$rc" -eq 2 ] && [ "$(cat "$T/keep.json")" = "old" ] && grep -q "keep.json: File too large" "$T/err" &&
+	ok "a write failure (file-size limit) leaves the old trace and says why" || bad "a write failure leaves the old trace (exit $rc)"
+ls "$T" | grep -q '\.tmp\.' && bad "no temporary file after a write failure" || ok "no temporary file after a write failure"
+
+expect "a trace to stdout" 0 "$GOSIM" -w fanout --trace - --format=csv
+grep -q "makespan" "$T/err" && ok "with the trace on stdout the summary goes to stderr" || bad "summary to stderr"
+"$GOSIM" -w fanout -D n=20000 --trace - --format=jsonl 2>"$T/err" | head -1 >/dev/null
+[ ! -s "$T/err" ] && ok "a pipe closed early ends quietly" || bad "a pipe closed early ends quietly"
+
+expect "schedtrace goes to stderr" 0 "$GOSIM" -w tightloop -q --schedtrace=10 --go=1.19
+grep -q "^SCHED 0ms: gomaxprocs=1 idleprocs=0 threads=2" "$T/err" && ok "schedtrace prints SCHED lines" || bad "schedtrace prints SCHED lines"
+expect "check mode passes" 0 "$GOSIM" -w syscalls --check -q
+
+a=$("$GOSIM" -w fanout -p 8 -s 5 --trace - --format=csv 2>/dev/null | cksum)
+b=$("$GOSIM" -w fanout -p 8 -s 5 --trace - --format=csv 2>/dev/null | cksum)
+[ "$a" = "$b" ] && ok "the same seed gives the same bytes" || bad "the same seed gives the same bytes"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

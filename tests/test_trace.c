@@ -1,0 +1,111 @@
+/* test_trace.c: the three trace formats carry the same records, and the
+ * JSON document is valid JSON with the documented top-level keys. */
+#include <criterion/criterion.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../trace/trace.h"
+#include "helpers.h"
+
+static char *write_trace(const struct evlog *l, const struct sim_summary *sum, enum trace_format fmt)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct trace_writer *w = trace_open(f, fmt, "{\"workload\":\"fanout\"}");
+	for (size_t i = 0; i < l->n; i++)
+		cr_assert_eq(trace_event(w, &l->ev[i]), 0);
+	cr_assert_eq(trace_finish(w, sum), 0);
+	trace_free(w);
+	fclose(f);
+	return buf;
+}
+
+static struct run_result r;
+
+static void setup(void)
+{
+	struct sim_config cfg = test_config(0);
+	run_builtin("syscalls", &cfg, NULL, &r);
+}
+
+static void teardown(void) { run_result_free(&r); }
+
+TestSuite(trace, .init = setup, .fini = teardown);
+
+Test(trace, json_is_one_document_with_gosim_config_events_and_summary)
+{
+	char *text = write_trace(&r.log, &r.sum, TRACE_JSON);
+	json_error_t err;
+	json_t *doc = json_loads(text, 0, &err);
+	cr_assert_not_null(doc, "%s at %d:%d", err.text, err.line, err.column);
+	cr_assert_eq(json_integer_value(json_object_get(json_object_get(doc, "gosim"), "schema")), TRACE_SCHEMA);
+	cr_assert_str_eq(json_string_value(json_object_get(json_object_get(doc, "config"), "workload")), "fanout");
+	cr_assert_eq(json_array_size(json_object_get(doc, "events")), r.log.n);
+	json_t *sum = json_object_get(doc, "summary");
+	const char *keys[] = { "makespan_us", "goroutines", "threads_peak", "steals", "handoffs",
+			       "preemptions", "spills", "busy_us", "fingerprint" };
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+		cr_assert_not_null(json_object_get(sum, keys[i]), "summary.%s", keys[i]);
+	cr_assert_eq(json_integer_value(json_object_get(sum, "makespan_us")), r.sum.makespan_us);
+	json_decref(doc);
+	free(text);
+}
+
+Test(trace, jsonl_and_csv_hold_the_same_records_as_json)
+{
+	char *jl = write_trace(&r.log, &r.sum, TRACE_JSONL), *csv = write_trace(&r.log, &r.sum, TRACE_CSV);
+	char *line = jl, *row = strchr(csv, '\n') + 1;
+	cr_assert_eq(strncmp(csv, "t,seq,ev,g,p,m,from,to,from_p,reason,victim,n,runnext,from_m,ran_us\n", 68), 0);
+	for (size_t i = 0; i < r.log.n; i++) {
+		json_t *o = json_loadb(line, strcspn(line, "\n"), 0, NULL);
+		cr_assert_not_null(o, "line %zu", i);
+		cr_assert_eq(json_integer_value(json_object_get(o, "seq")), (json_int_t)i);
+		char t[32], ev[16];
+		int g, p, m, commas = 0;
+		for (const char *c = row; *c != '\n'; c++)
+			commas += *c == ',';
+		cr_assert_eq(commas, 14, "row %zu has 15 fields", i);
+		cr_assert_eq(sscanf(row, "%31[^,],%*[^,],%15[^,],%d,%d,%d", t, ev, &g, &p, &m), 5);
+		cr_assert_eq(atoll(t), json_integer_value(json_object_get(o, "t")));
+		cr_assert_str_eq(ev, json_string_value(json_object_get(o, "ev")));
+		cr_assert_eq(g, json_integer_value(json_object_get(o, "g")));
+		cr_assert_eq(p, json_integer_value(json_object_get(o, "p")));
+		cr_assert_eq(m, json_integer_value(json_object_get(o, "m")));
+		json_decref(o);
+		line = strchr(line, '\n') + 1;
+		row = strchr(row, '\n') + 1;
+	}
+	cr_assert_eq(*line, 0, "jsonl holds events only");
+	free(jl);
+	free(csv);
+}
+
+Test(trace, a_steal_reads_from_the_victims_queue_to_the_thiefs)
+{
+	struct sim_config cfg = test_config(4);
+	struct run_result f;
+	run_builtin("fanout", &cfg, NULL, &f);
+	long k = evlog_find(&f.log, 0, EV_STEAL, -1, -1);
+	const struct sim_event *st = &f.log.ev[k], *mv = &f.log.ev[k + 1];
+	cr_assert_eq(mv->ev, EV_G);
+	cr_assert_eq(mv->from, PL_LOCAL);
+	cr_assert_eq(mv->from_p, st->victim);
+	cr_assert_eq(mv->to, PL_LOCAL);
+	cr_assert_eq(mv->p, st->p);
+	cr_assert_eq(mv->reason, R_STEAL);
+	run_result_free(&f);
+}
+
+Test(trace, the_format_follows_the_file_extension)
+{
+	enum trace_format f;
+	cr_assert_eq(trace_format_from_path("out.csv", &f), 0);
+	cr_assert_eq(f, TRACE_CSV);
+	cr_assert_eq(trace_format_from_path("a.b/out.jsonl", &f), 0);
+	cr_assert_eq(f, TRACE_JSONL);
+	cr_assert_neq(trace_format_from_path("a.json/out", &f), 0);
+	cr_assert_neq(trace_format_from_path("out.txt", &f), 0);
+}
