@@ -14,7 +14,7 @@ LIB_OBJ = $(SIM:%.c=$(B)/%.o) $(TRACE:%.c=$(B)/%.o) $(B)/workloads.o
 TEST_SRC = $(wildcard tests/test_*.c)
 TEST_OBJ = $(TEST_SRC:%.c=$(B)/%.o)
 
-.PHONY: all test unit cli check clean
+.PHONY: all test unit cli golden golden-check valgrind check clean
 all: gosim
 
 gosim: $(B)/gosim
@@ -39,7 +39,7 @@ $(B)/unit: $(LIB_OBJ) $(TEST_OBJ) $(B)/tests/helpers.o
 
 $(B)/tests/%.o: CPPFLAGS += -Isim
 
-test: unit cli
+test: unit cli golden-check
 
 unit: $(B)/unit
 	$(B)/unit --jobs=2
@@ -47,10 +47,30 @@ unit: $(B)/unit
 cli: $(B)/gosim
 	sh tests/cli.sh $(B)/gosim
 
-# -Werror build, then the whole suite under AddressSanitizer and UBSan.
+# Compare every golden case byte for byte (golden/, tools/golden.sh).
+golden-check: $(B)/gosim
+	sh tools/golden.sh check $(B)/gosim
+
+# Regenerate the golden outputs on purpose; review the diff before committing.
+golden: $(B)/gosim
+	sh tools/golden.sh update $(B)/gosim
+
+# -Werror build, the whole suite and the goldens under AddressSanitizer and
+# UBSan, then each built-in workload under valgrind when it is installed.
 check:
 	$(MAKE) B=build/check CFLAGS="-O1 -g -Werror -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 		LDFLAGS="-fsanitize=address,undefined" test
+	$(MAKE) valgrind
+
+valgrind: $(B)/gosim
+	@if command -v valgrind >/dev/null; then \
+		for w in fanout syscalls tightloop pingpong; do \
+			echo "valgrind: $$w"; \
+			valgrind -q --error-exitcode=1 --leak-check=full $(B)/gosim -w $$w -q --check \
+				--trace=$(B)/valgrind-$$w.json --schedtrace=1 --scheddetail 2>$(B)/valgrind-$$w.log \
+				|| { grep -v '^SCHED\|^  [PMG]' $(B)/valgrind-$$w.log; exit 1; }; \
+		done; \
+	else echo "valgrind: not installed, skipped"; fi
 
 clean:
 	rm -rf build gosim
