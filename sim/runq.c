@@ -102,9 +102,12 @@ int runq_empty(const struct sim *s, int32_t pi)
  * first) into pp's ring; if the ring is empty and steal_runnext is set,
  * take p2's runnext. Returns the last G taken, which the thief runs; the
  * others stay in the thief's ring in their order.
- * Simplification: the runtime's 3 us back-off before taking a running
- * victim's runnext is below the model's tick; the thief takes it. The
- * scheduler phase lets Ps that own their runnext pick it first. */
+ * Before taking a running victim's runnext the runtime backs off 3 us so
+ * the victim can run it itself (ping-pong pairs): a victim that is between
+ * goroutines (its M has no G) takes it in that time, so the thief leaves
+ * it. Simplification: a victim busy running a G cannot take it within
+ * 3 us, and the back-off is below the tick, so there the thief takes it
+ * at once. */
 int32_t runq_steal(struct sim *s, int32_t pi, int32_t p2, int steal_runnext)
 {
 	struct p *pp = &s->allp[pi], *vp = &s->allp[p2];
@@ -113,6 +116,8 @@ int32_t runq_steal(struct sim *s, int32_t pi, int32_t p2, int steal_runnext)
 	if (n == 0) {
 		if (!steal_runnext || vp->runnext < 0)
 			return -1;
+		if (vp->status == P_RUNNING && s->allm[vp->m].curg < 0)
+			return -1; /* usleep(3): the victim runs it itself */
 		int32_t gi = vp->runnext;
 		vp->runnext = -1;
 		struct sim_event e = { .ev = EV_STEAL, .g = -1, .p = pi, .m = pp->m,

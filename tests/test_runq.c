@@ -130,8 +130,16 @@ Test(runq, steal_takes_half_rounded_up_oldest_first_and_returns_the_newest_taken
 	}
 }
 
-Test(runq, steal_takes_runnext_only_when_allowed_and_the_ring_is_empty)
+static void run_on_p0(void)
 {
+	int32_t r = newg();
+	s->allm[0].curg = r;
+	sim_move_g(s, r, PL_RUNNING, 0, R_SCHEDULE);
+}
+
+Test(runq, steal_takes_a_busy_victims_runnext_only_on_the_last_pass)
+{
+	run_on_p0();
 	int32_t a = newg();
 	runq_put(s, 0, a, 1, R_GO);
 	cr_assert_eq(runq_steal(s, 2, 0, 0), -1, "not on the first three passes");
@@ -141,6 +149,14 @@ Test(runq, steal_takes_runnext_only_when_allowed_and_the_ring_is_empty)
 	cr_assert_eq(log_.ev[k].runnext, 1);
 	sim_move_g(s, a, PL_GLOBAL, -1, R_NONE);
 	gqueue_push(s, &s->runq, a);
+}
+
+Test(runq, a_victim_between_goroutines_keeps_its_runnext)
+{
+	int32_t a = newg();
+	runq_put(s, 0, a, 1, R_GO); /* P0's M has no G: it is in schedule() */
+	cr_assert_eq(runq_steal(s, 2, 0, 1), -1, "the victim runs it during the thief's back-off");
+	cr_assert_eq(s->allp[0].runnext, a);
 }
 
 static void fill_global(int n)
