@@ -449,6 +449,75 @@ static int parse_top(struct wctx *c, json_t *root)
 	return 0;
 }
 
+/* Finds {"go": target} in a body (outside repeats of count 0), leaving the
+ * path to it on c's stack. */
+static int locate_go(struct wctx *c, json_t *body, const char *target)
+{
+	for (size_t i = 0; i < json_array_size(body); i++) {
+		json_t *op = json_array_get(body, i), *v;
+		if (push_index(c, (int)i))
+			return 0;
+		if ((v = json_object_get(op, "go")) && json_is_string(v) && strcmp(json_string_value(v), target) == 0)
+			return push_key(c, "go") == 0;
+		if (json_object_get(op, "body") && push_key(c, "body") == 0) {
+			if (locate_go(c, json_object_get(op, "body"), target))
+				return 1;
+			pop(c);
+		}
+		pop(c);
+	}
+	return 0;
+}
+
+/* A go statement reachable from main that starts a function already being
+ * started (f -> ... -> f) spawns goroutines without end: the language has
+ * no conditions to stop it. Depth-first over the go graph, skipping the
+ * bodies of repeats that run 0 times. */
+static int find_cycle(const struct program *p, int32_t fi, uint8_t *state, int32_t *from, int32_t *to)
+{
+	const struct func *f = &p->funcs[fi];
+	state[fi] = 1;
+	for (int32_t i = 0; i < f->nops; i++) {
+		const struct op *op = &f->ops[i];
+		if (op->kind == OP_REPEAT && op->val == 0) {
+			i = op->arg;
+		} else if (op->kind == OP_GO) {
+			if (state[op->arg] == 1) {
+				*from = fi;
+				*to = op->arg;
+				return 1;
+			}
+			if (state[op->arg] == 0 && find_cycle(p, op->arg, state, from, to))
+				return 1;
+		}
+	}
+	state[fi] = 2;
+	return 0;
+}
+
+static int check_cycles(struct wctx *c, json_t *root)
+{
+	const struct program *p = c->prog;
+	uint8_t *state = calloc((size_t)p->nfuncs, 1);
+	if (!state)
+		return fail(c, 0, "out of memory");
+	int32_t from, to;
+	int cyc = find_cycle(p, p->main_fn, state, &from, &to);
+	free(state);
+	if (!cyc)
+		return 0;
+	const char *fname = p->funcs[from].name, *tname = p->funcs[to].name;
+	c->depth = 0;
+	json_t *body = from == p->main_fn ? json_object_get(root, "main") : json_object_get(c->funcs, fname);
+	if (from == p->main_fn)
+		push_key(c, "main");
+	else if (push_key(c, "funcs") == 0)
+		push_key(c, fname);
+	locate_go(c, body, tname);
+	return fail(c, 0, "\"go\": \"%s\" in %s starts %s again while it is being started: "
+			  "the program would spawn goroutines without end", tname, fname, tname);
+}
+
 int workload_parse(const char *text, size_t len, const char *filename,
 		   const struct param_override *ov, int nov,
 		   struct program **out, char *err, size_t errlen)
@@ -473,6 +542,8 @@ int workload_parse(const char *text, size_t len, const char *filename,
 		rc = parse_funcs(&c, root);
 	if (rc == 0)
 		rc = compile_all(&c, root);
+	if (rc == 0)
+		rc = check_cycles(&c, root);
 	json_decref(c.params);
 	json_decref(c.ovnames);
 	json_decref(root);
@@ -511,43 +582,51 @@ static int64_t sat_mul(int64_t a, int64_t b)
 	return __builtin_mul_overflow(a, b, &r) ? INT64_MAX : r;
 }
 
-/* Work of ops [i, end) of function fi; memo caches whole functions, and
- * a function reached again while being computed spawns without end. */
-static int64_t work_of(const struct program *p, int32_t fi, int32_t i, int32_t end, int64_t *memo)
+/* Totals of ops [i, end) of function fi; memo caches whole functions
+ * (the compiler rejected go cycles, so the recursion ends). */
+static struct program_totals totals_of(const struct program *p, int32_t fi, int32_t i, int32_t end,
+				       struct program_totals *memo, uint8_t *done)
 {
 	const struct func *f = &p->funcs[fi];
-	int64_t w = 0;
-	while (i < end) {
+	struct program_totals t = { 0, 0 };
+	for (; i < end; i++) {
 		const struct op *op = &f->ops[i];
 		if (op->kind == OP_RUN || op->kind == OP_LOOP) {
-			w = sat_add(w, op->val);
+			t.work_us = sat_add(t.work_us, op->val);
 		} else if (op->kind == OP_GO) {
 			int32_t g = op->arg;
-			if (memo[g] == -2)
-				return INT64_MAX;
-			if (memo[g] == -1) {
-				memo[g] = -2;
-				memo[g] = work_of(p, g, 0, p->funcs[g].nops, memo);
+			if (!done[g]) {
+				memo[g] = totals_of(p, g, 0, p->funcs[g].nops, memo, done);
+				done[g] = 1;
 			}
-			w = sat_add(w, memo[g]);
+			t.work_us = sat_add(t.work_us, memo[g].work_us);
+			t.goroutines = sat_add(t.goroutines, sat_add(memo[g].goroutines, 1));
 		} else if (op->kind == OP_REPEAT) {
-			w = sat_add(w, sat_mul(op->val, work_of(p, fi, i + 1, op->arg, memo)));
+			struct program_totals b = totals_of(p, fi, i + 1, op->arg, memo, done);
+			t.work_us = sat_add(t.work_us, sat_mul(op->val, b.work_us));
+			t.goroutines = sat_add(t.goroutines, sat_mul(op->val, b.goroutines));
 			i = op->arg;
 		}
-		i++;
 	}
-	return w;
+	return t;
+}
+
+int program_totals(const struct program *p, struct program_totals *out)
+{
+	struct program_totals *memo = calloc((size_t)p->nfuncs, sizeof *memo);
+	uint8_t *done = calloc((size_t)p->nfuncs, 1);
+	int rc = memo && done ? 0 : -1;
+	if (rc == 0) {
+		*out = totals_of(p, p->main_fn, 0, p->funcs[p->main_fn].nops, memo, done);
+		out->goroutines = sat_add(out->goroutines, 1); /* main */
+	}
+	free(memo);
+	free(done);
+	return rc;
 }
 
 int64_t program_total_work(const struct program *p)
 {
-	int64_t *memo = malloc((size_t)p->nfuncs * sizeof *memo);
-	if (!memo)
-		return -1;
-	for (int32_t i = 0; i < p->nfuncs; i++)
-		memo[i] = -1;
-	memo[p->main_fn] = -2;
-	int64_t w = work_of(p, p->main_fn, 0, p->funcs[p->main_fn].nops, memo);
-	free(memo);
-	return w;
+	struct program_totals t;
+	return program_totals(p, &t) == 0 ? t.work_us : -1;
 }

@@ -11,7 +11,8 @@
  *
  * workload_parse() reads text from memory (cmd/ reads files): no I/O here.
  * Errors name the place: "file:line:column: what is wrong", or "-D name"
- * when an override is at fault. */
+ * when an override is at fault. A program that would spawn goroutines
+ * without end (a go cycle) is rejected, so every accepted program ends. */
 #ifndef GOSIM_WORKLOAD_H
 #define GOSIM_WORKLOAD_H
 
@@ -64,8 +65,13 @@ void program_free(struct program *p);
  * rounded up to the tick. Returns 0 on success. */
 int workload_parse_duration(const char *s, int64_t *us);
 
-/* The CPU work (run + loop, us) a program requests in all, following go
- * statements and repeats; saturates at INT64_MAX. */
+/* What a program does in all, following go statements and repeats (the
+ * language has no conditions, so this is exact); saturates at INT64_MAX. */
+struct program_totals {
+	int64_t work_us;    /* CPU work: run + loop */
+	int64_t goroutines; /* main included */
+};
+int program_totals(const struct program *p, struct program_totals *out);
 int64_t program_total_work(const struct program *p);
 
 /* Built-in workloads, compiled in from workloads/ (build/workloads.c). */

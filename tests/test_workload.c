@@ -81,9 +81,20 @@ Test(workload, total_work_follows_go_and_repeat)
 	p = load_text("{\"main\": [{\"go\": \"f\"}, {\"go\": \"f\"}], \"funcs\": {\"f\": [{\"repeat\": 3, \"body\": [{\"run\": 10}, {\"loop\": 20}]}]}}");
 	cr_assert_eq(program_total_work(p), 2 * 3 * 30);
 	program_free(p);
-	p = load_text("{\"main\": [{\"go\": \"f\"}], \"funcs\": {\"f\": [{\"run\": 10}, {\"go\": \"f\"}]}}");
-	cr_assert_eq(program_total_work(p), INT64_MAX, "a go cycle spawns without end");
+	struct program_totals t;
+	p = load_text("{\"main\": [{\"repeat\": 4, \"body\": [{\"go\": \"f\"}]}], \"funcs\": {\"f\": [{\"go\": \"g\"}, {\"go\": \"g\"}], \"g\": []}}");
+	cr_assert_eq(program_totals(p, &t), 0);
+	cr_assert_eq(t.goroutines, 1 + 4 * 3);
 	program_free(p);
+}
+
+Test(workload, a_go_cycle_is_rejected_where_it_closes)
+{
+	const char *json = "{\"main\": [{\"go\": \"f\"}],\n \"funcs\": {\"f\": [{\"run\": 10}, {\"go\": \"g\"}],\n  \"g\": [{\"repeat\": 2, \"body\": [{\"go\": \"f\"}]}]}}";
+	cr_assert_str_eq(error_of(json, NULL, 0), "w.json:3:39: \"go\": \"f\" in g starts f again while it is being started: "
+						  "the program would spawn goroutines without end");
+	struct program *p = load_text("{\"main\": [{\"go\": \"f\"}], \"funcs\": {\"f\": [{\"repeat\": 0, \"body\": [{\"go\": \"f\"}]}]}}");
+	program_free(p); /* a cycle that never runs is fine */
 }
 
 Test(workload, every_builtin_workload_has_a_description_and_its_seed_numbers)
