@@ -46,6 +46,7 @@ unit: $(B)/unit
 
 cli: $(B)/gosim
 	sh tests/cli.sh $(B)/gosim
+	sh tests/errors.sh $(B)/gosim
 
 # Compare every golden case byte for byte (golden/, tools/golden.sh).
 golden-check: $(B)/gosim

@@ -33,6 +33,8 @@ static const char usage_text[] =
 	"      --slice=DUR           time slice before sysmon preempts (default 10ms)\n"
 	"      --sysmon-period=DUR   sysmon's period (default 20us)\n"
 	"      --max-threads=N       thread limit, as debug.SetMaxThreads (default 10000)\n"
+	"      --max-goroutines=N    refuse workloads that start more (default 100000000)\n"
+	"      --until=DUR           stop with an error past DUR of simulated time\n"
 	"\n"
 	"Output:\n"
 	"  -t, --trace=FILE          write the event trace to FILE ('-': stdout)\n"
@@ -59,7 +61,7 @@ static const char usage_text[] =
 	"Example: gosim -w syscalls -p 4 --trace out.json --schedtrace=1\n";
 
 enum { OPT_STEAL = 256, OPT_PREEMPT, OPT_SLICE, OPT_SYSMON_PERIOD, OPT_MAX_THREADS, OPT_SCHEDTRACE,
-       OPT_SCHEDDETAIL, OPT_GO, OPT_CHECK, OPT_EAGER, OPT_LIST };
+       OPT_SCHEDDETAIL, OPT_GO, OPT_CHECK, OPT_EAGER, OPT_LIST, OPT_MAX_GOROUTINES, OPT_UNTIL };
 
 static const struct option long_opts[] = {
 	{ "workload", required_argument, NULL, 'w' },
@@ -70,6 +72,8 @@ static const struct option long_opts[] = {
 	{ "slice", required_argument, NULL, OPT_SLICE },
 	{ "sysmon-period", required_argument, NULL, OPT_SYSMON_PERIOD },
 	{ "max-threads", required_argument, NULL, OPT_MAX_THREADS },
+	{ "max-goroutines", required_argument, NULL, OPT_MAX_GOROUTINES },
+	{ "until", required_argument, NULL, OPT_UNTIL },
 	{ "trace", required_argument, NULL, 't' },
 	{ "format", required_argument, NULL, 'f' },
 	{ "schedtrace", required_argument, NULL, OPT_SCHEDTRACE },
@@ -188,6 +192,13 @@ static int parse_long_only(struct opts *o, int c, const char *arg)
 			return bad("--max-threads", arg, "expected an integer in 2..2147483647 (sysmon and the main thread count)");
 		o->cfg.max_threads = v;
 		return 0;
+	case OPT_MAX_GOROUTINES:
+		if (parse_int(arg, 1, INT64_MAX, &v))
+			return bad("--max-goroutines", arg, "expected a positive integer");
+		o->max_goroutines = v;
+		return 0;
+	case OPT_UNTIL:
+		return parse_dur(arg, &o->until_us) ? bad("--until", arg, "expected a duration such as 10s") : 0;
 	case OPT_SCHEDTRACE:
 		if (parse_int(arg, 1, 1000000000, &v))
 			return bad("--schedtrace", arg, "expected a period in milliseconds, 1..1000000000");
@@ -256,6 +267,7 @@ static int parse_args(struct opts *o, int argc, char **argv)
 {
 	sim_config_default(&o->cfg);
 	o->workload = "fanout";
+	o->max_goroutines = MAX_GOROUTINES_DEFAULT;
 	o->format = TRACE_JSON;
 	o->family = SCHEDTRACE_GO125;
 	o->go_version = SCHEDTRACE_NEWEST;

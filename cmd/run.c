@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -29,6 +30,7 @@ struct run {
 	struct out trace;
 	struct trace_writer *tw;
 	int io_errno;
+	int past_until;
 };
 
 /* ---- workloads ---------------------------------------------------- */
@@ -113,6 +115,29 @@ static char *read_file(const char *path, size_t *len)
 	return buf;
 }
 
+/* The program's size, known before it runs (the language has no
+ * conditions): refuse what the limits or the clock cannot hold. */
+static int check_totals(struct run *r)
+{
+	struct program_totals t;
+	const char *w = r->o->workload;
+	if (program_totals(r->prog, &t) != 0) {
+		fprintf(stderr, "gosim: out of memory\n");
+		return EXIT_USAGE;
+	}
+	if (t.goroutines > r->o->max_goroutines) {
+		fprintf(stderr, "gosim: %s: the program starts %lld goroutines, more than --max-goroutines=%lld\n", w,
+			t.goroutines == INT64_MAX ? -1LL : (long long)t.goroutines, (long long)r->o->max_goroutines);
+		return EXIT_USAGE;
+	}
+	if (t.work_us > MAX_SIM_US || t.syscall_us > MAX_SIM_US - t.work_us) {
+		fprintf(stderr, "gosim: %s: the program asks for more than %lld s of CPU and syscall time, "
+				"which gosim's clock cannot hold\n", w, (long long)(MAX_SIM_US / 1000000));
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
 static int load_workload(struct run *r)
 {
 	struct opts *o = r->o;
@@ -142,7 +167,7 @@ static int load_workload(struct run *r)
 	}
 	if (o->cfg.procs == 0)
 		o->cfg.procs = r->prog->procs;
-	return 0;
+	return check_totals(r);
 }
 
 static void print_wrapped(FILE *out, const char *text, int indent, int width)
@@ -203,6 +228,13 @@ static int out_open(struct out *o, const char *path)
 		return -1;
 	snprintf(o->tmp, n, "%s.tmp.XXXXXX", path);
 	int fd = mkstemp(o->tmp);
+	mode_t mask = umask(0);
+	umask(mask);
+	if (fd >= 0 && fchmod(fd, 0666 & ~mask) != 0) { /* mkstemp makes it 0600 */
+		close(fd);
+		unlink(o->tmp);
+		fd = -1;
+	}
 	if (fd < 0 || !(o->f = fdopen(fd, "w"))) {
 		if (fd >= 0)
 			close(fd);
@@ -307,11 +339,18 @@ static enum sim_status simulate(struct run *r, struct sim *s)
 	double start = wall_seconds(), last = start;
 	enum sim_status st;
 	for (uint64_t n = 1; (st = sim_step(s)) == SIM_RUNNING && !interrupted; n++) {
+		if (r->o->until_us && sim_now(s) > r->o->until_us) {
+			r->past_until = 1;
+			break;
+		}
 		if (!progress || n % 65536)
 			continue;
 		double now = wall_seconds();
 		if (now - last >= 1.0) {
-			fprintf(stderr, "\rgosim: %lld ms simulated, %.0f s", (long long)(sim_now(s) / 1000), now - start);
+			struct sim_summary sum;
+			sim_summary(s, &sum);
+			fprintf(stderr, "\rgosim: %lld ms simulated, %lld events, %lld goroutines live, %.0f s\033[K",
+				(long long)(sim_now(s) / 1000), (long long)sum.events, (long long)sim_live(s), now - start);
 			last = now;
 		}
 	}
@@ -322,6 +361,11 @@ static enum sim_status simulate(struct run *r, struct sim *s)
 
 static int report(struct run *r, struct sim *s, enum sim_status st)
 {
+	if (r->past_until) {
+		fprintf(stderr, "gosim: the run went past --until=%lldus of simulated time; %s left as it was\n",
+			(long long)r->o->until_us, r->trace.path ? r->trace.path : "nothing written");
+		return EXIT_USAGE;
+	}
 	if (interrupted) {
 		fprintf(stderr, "gosim: interrupted; %s left as it was\n", r->trace.path ? r->trace.path : "nothing");
 		return 128 + interrupted;
@@ -375,7 +419,13 @@ static int finish(struct run *r, struct sim *s, int rc)
 	}
 	if (ok && !r->o->quiet) {
 		int to_stdout = r->o->trace_path && strcmp(r->o->trace_path, "-") == 0;
-		print_summary(to_stdout ? stderr : stdout, r, &sum);
+		FILE *out = to_stdout ? stderr : stdout;
+		print_summary(out, r, &sum);
+		if (fflush(out) != 0 || ferror(out)) {
+			if (errno != EPIPE)
+				fprintf(stderr, "gosim: writing the summary: %s\n", strerror(errno));
+			rc = errno == EPIPE ? rc : EXIT_USAGE;
+		}
 	}
 	return rc;
 }

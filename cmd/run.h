@@ -10,6 +10,8 @@
 #include "../trace/trace.h"
 
 #define MAX_DEFINES 64
+#define MAX_GOROUTINES_DEFAULT 100000000LL
+#define MAX_SIM_US (INT64_MAX / 4) /* the clock's headroom: ~73,000 years */
 
 struct opts {
 	struct sim_config cfg;
@@ -22,6 +24,8 @@ struct opts {
 	enum schedtrace_family family;
 	const char *go_version;
 	int detail;
+	int64_t max_goroutines;
+	int64_t until_us; /* 0: no limit */
 	int quiet, help, version, list;
 };
 

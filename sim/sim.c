@@ -332,6 +332,7 @@ void sim_summary(const struct sim *s, struct sim_summary *out)
 
 const char *sim_message(const struct sim *s) { return s->msg; }
 int64_t sim_now(const struct sim *s) { return s->now; }
+int64_t sim_live(const struct sim *s) { return s->nlive; }
 
 void sim_free(struct sim *s)
 {

@@ -114,6 +114,7 @@ enum sim_status sim_run(struct sim *s);
 void sim_summary(const struct sim *s, struct sim_summary *out);
 const char *sim_message(const struct sim *s);
 int64_t sim_now(const struct sim *s);
+int64_t sim_live(const struct sim *s); /* goroutines not yet dead */
 void sim_free(struct sim *s);
 
 const char *sim_place_name(int place);

@@ -518,6 +518,29 @@ static int check_cycles(struct wctx *c, json_t *root)
 			  "the program would spawn goroutines without end", tname, fname, tname);
 }
 
+/* The line and column of the last character jansson read before it gave
+ * up (its own column is 0 at a line's start), skipping back over trailing
+ * white space so an early end of file points at the last thing written. */
+static void text_position(const char *text, size_t len, size_t pos, int *line, int *col)
+{
+	if (pos > len)
+		pos = len;
+	while (pos > 1 && strchr(" \t\r\n", text[pos - 1]))
+		pos--;
+	*line = 1;
+	*col = 0;
+	for (size_t i = 0; i < pos; i++) {
+		if (text[i] == '\n') {
+			(*line)++;
+			*col = 0;
+		} else if (((unsigned char)text[i] & 0xc0) != 0x80) {
+			(*col)++;
+		}
+	}
+	if (*col == 0)
+		*col = 1;
+}
+
 int workload_parse(const char *text, size_t len, const char *filename,
 		   const struct param_override *ov, int nov,
 		   struct program **out, char *err, size_t errlen)
@@ -527,7 +550,9 @@ int workload_parse(const char *text, size_t len, const char *filename,
 	*out = NULL;
 	json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
 	if (!root) {
-		snprintf(err, errlen, "%s:%d:%d: %s", filename, jerr.line, jerr.column, jerr.text);
+		int line, col;
+		text_position(text, len, (size_t)jerr.position, &line, &col);
+		snprintf(err, errlen, "%s:%d:%d: %s", filename, line, col, jerr.text);
 		return -1;
 	}
 	c.prog = calloc(1, sizeof *c.prog);
@@ -588,11 +613,13 @@ static struct program_totals totals_of(const struct program *p, int32_t fi, int3
 				       struct program_totals *memo, uint8_t *done)
 {
 	const struct func *f = &p->funcs[fi];
-	struct program_totals t = { 0, 0 };
+	struct program_totals t = { 0, 0, 0 };
 	for (; i < end; i++) {
 		const struct op *op = &f->ops[i];
 		if (op->kind == OP_RUN || op->kind == OP_LOOP) {
 			t.work_us = sat_add(t.work_us, op->val);
+		} else if (op->kind == OP_SYSCALL) {
+			t.syscall_us = sat_add(t.syscall_us, op->val);
 		} else if (op->kind == OP_GO) {
 			int32_t g = op->arg;
 			if (!done[g]) {
@@ -600,10 +627,12 @@ static struct program_totals totals_of(const struct program *p, int32_t fi, int3
 				done[g] = 1;
 			}
 			t.work_us = sat_add(t.work_us, memo[g].work_us);
+			t.syscall_us = sat_add(t.syscall_us, memo[g].syscall_us);
 			t.goroutines = sat_add(t.goroutines, sat_add(memo[g].goroutines, 1));
 		} else if (op->kind == OP_REPEAT) {
 			struct program_totals b = totals_of(p, fi, i + 1, op->arg, memo, done);
 			t.work_us = sat_add(t.work_us, sat_mul(op->val, b.work_us));
+			t.syscall_us = sat_add(t.syscall_us, sat_mul(op->val, b.syscall_us));
 			t.goroutines = sat_add(t.goroutines, sat_mul(op->val, b.goroutines));
 			i = op->arg;
 		}

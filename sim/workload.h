@@ -69,6 +69,7 @@ int workload_parse_duration(const char *s, int64_t *us);
  * language has no conditions, so this is exact); saturates at INT64_MAX. */
 struct program_totals {
 	int64_t work_us;    /* CPU work: run + loop */
+	int64_t syscall_us; /* time in system calls */
 	int64_t goroutines; /* main included */
 };
 int program_totals(const struct program *p, struct program_totals *out);

@@ -93,6 +93,21 @@ rc=$?
 	ok "a write failure (file-size limit) leaves the old trace and says why" || bad "a write failure leaves the old trace (exit $rc)"
 ls "$T" | grep -q '\.tmp\.' && bad "no temporary file after a write failure" || ok "no temporary file after a write failure"
 
+echo old >"$T/keep.json"
+"$GOSIM" -w fanout -D n=5000000 --trace "$T/keep.json" >/dev/null 2>"$T/err" &
+pid=$!
+sleep 1
+kill -TERM $pid
+wait $pid
+rc=$?
+[ "$rc" -eq 143 ] && [ "$(cat "$T/keep.json")" = "old" ] && grep -q "interrupted" "$T/err" &&
+	ok "an interrupted run leaves the old trace and says so" || bad "an interrupted run leaves the old trace (exit $rc)"
+ls "$T" | grep -q '\.tmp\.' && bad "no temporary file after an interrupt" || ok "no temporary file after an interrupt"
+
+"$GOSIM" -w fanout -q --trace "$T/mode.csv"
+[ "$(stat -c %a "$T/mode.csv")" = "$(umask -S >/dev/null; printf '%o' $((0666 & ~$(umask))))" ] &&
+	ok "a trace gets the usual file mode" || bad "a trace gets the usual file mode ($(stat -c %a "$T/mode.csv"))"
+
 expect "a trace to stdout" 0 "$GOSIM" -w fanout --trace - --format=csv
 grep -q "makespan" "$T/err" && ok "with the trace on stdout the summary goes to stderr" || bad "summary to stderr"
 "$GOSIM" -w fanout -D n=20000 --trace - --format=jsonl 2>"$T/err" | head -1 >/dev/null

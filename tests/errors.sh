@@ -1,0 +1,124 @@
+#!/bin/sh
+# Every bad input, table-driven: exit status 2, one line on stderr that
+# names the place (the flag, or file:line:column), and the trace file the
+# command names is left exactly as it was, with no temporary file beside it.
+# Usage: tests/errors.sh ./gosim
+set -u
+GOSIM=${1:-./gosim}
+case $GOSIM in /*) ;; *) GOSIM=$(pwd)/$GOSIM ;; esac
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+cd "$T" || exit 1
+pass=0
+fail=0
+
+w() { printf '%s\n' "$2" >"$1"; } # w FILE JSON: write a workload file
+w notjson.json 'this is not json'
+w trunc.json '{"main": ['
+w array.json '[1, 2]'
+w types.json '{"procs": "four", "main": []}'
+w unknownop.json '{"main": [
+  {"run": 10},
+  {"jump": 1}
+]}'
+w unknownfn.json '{"main": [{"go": "nope"}]}'
+w unknownch.json '{"main": [{"recv": "c"}]}'
+w nomain.json '{"name": "x"}'
+w negdur.json '{"main": [{"run": -5}]}'
+w strdur.json '{"main": [{"run": "fast"}]}'
+w bigdur.json '{"main": [{"run": "99999999999999999999s"}]}'
+w bigcount.json '{"main": [{"repeat": 99999999999999999999, "body": []}]}'
+w undefparam.json '{"main": [{"run": "$t"}]}'
+w cycle.json '{"main": [{"go": "f"}], "funcs": {"f": [{"go": "f"}]}}'
+w twoops.json '{"main": [{"run": 10, "loop": 10}]}'
+w badkey.json '{"main": [], "mian": []}'
+w badchan.json '{"chans": {"c": -1}, "main": []}'
+w badparams.json '{"params": {"n": [1]}, "main": []}'
+w hugework.json '{"main": [{"repeat": 1000000000, "body": [{"repeat": 1000000000, "body": [{"run": "1s"}]}]}]}'
+w many.json '{"params": {"n": 10}, "main": [{"repeat": "$n", "body": [{"go": "f"}]}], "funcs": {"f": []}}'
+mkdir adir
+
+# pattern | arguments (the trace file old.csv is added to every command)
+cat >table <<'EOF2'
+unrecognized option '--bogus'|--bogus
+option '--procs' requires an argument|--procs
+--procs=0: expected an integer in 1..256|--procs=0
+--procs=257: expected an integer in 1..256|--procs=257
+--procs=99999999999999999999: expected|--procs=99999999999999999999
+--seed=-1x: expected an integer|--seed=-1x
+--seed=18446744073709551616: expected|--seed=18446744073709551616
+--steal=maybe: expected off or on|--steal=maybe
+--preempt=never: expected async, cooperative or off|--preempt=never
+--slice=0: expected a duration|--slice=0
+--sysmon-period=fast: expected a duration|--sysmon-period=fast
+--max-threads=1: expected an integer|--max-threads=1
+--schedtrace=0: expected a period|--schedtrace=0
+--go=1.12: expected a Go release|--go=1.12
+--format=xml: expected json, jsonl or csv|--format=xml
+--until=soon: expected a duration|--until=soon
+--max-goroutines=0: expected a positive integer|--max-goroutines=0
+--scheddetail needs --schedtrace|--scheddetail
+unexpected argument 'extra'|extra
+--workload=fanuot: no such workload or file; did you mean 'fanout'|-w fanuot
+--workload=zzzzzz: no such workload or file|-w zzzzzz
+missing.json: No such file or directory|-w missing.json
+adir: Is a directory|-w adir
+-D n: expected NAME=VALUE|-D n
+-D =1: expected NAME=VALUE|-D =1
+-D zz: the workload has no parameter "zz"|-D zz=1
+(set by -D n=lots)|-D n=lots
+(set by -D work=-1ms)|-D work=-1ms
+notjson.json:1:4: '[' or '{' expected near 'this'|-w notjson.json
+trunc.json:1:10: ']' expected near end of file|-w trunc.json
+array.json:1:1: a workload is a JSON object|-w array.json
+types.json:1:11: "procs" must be an integer|-w types.json
+unknownop.json:3:4: unknown operation "jump"|-w unknownop.json
+unknownfn.json:1:18: "go" names a function defined in "funcs"; there is no "nope"|-w unknownfn.json
+unknownch.json:1:20: "recv" names a channel defined in "chans"|-w unknownch.json
+nomain.json:1:1: the workload has no "main"|-w nomain.json
+negdur.json:1:19: expected a duration|-w negdur.json
+strdur.json:1:19: expected a duration|-w strdur.json
+bigdur.json:1:19: expected a duration|-w bigdur.json
+bigcount.json:1:41: too big integer|-w bigcount.json
+undefparam.json:1:19: unknown parameter "$t"|-w undefparam.json
+cycle.json:1:48: "go": "f" in f starts f again|-w cycle.json
+twoops.json:1:23: one operation per object|-w twoops.json
+badkey.json:1:14: unknown key "mian"|-w badkey.json
+badchan.json:1:17: a channel capacity must be|-w badchan.json
+badparams.json:1:18: a parameter is an integer or a string|-w badparams.json
+hugework.json: the program asks for more than|-w hugework.json
+many.json: the program starts 11 goroutines, more than --max-goroutines=5|-w many.json --max-goroutines=5
+the run went past --until=1000us of simulated time|--until=1ms
+EOF2
+
+while IFS='|' read -r pat args; do
+	echo old >old.csv
+	# shellcheck disable=SC2086 # the table's arguments are plain words
+	"$GOSIM" --trace=old.csv $args >out 2>err
+	rc=$?
+	lines=$(wc -l <err)
+	leftover=$(ls | grep -c '\.tmp\.')
+	if [ "$rc" -eq 2 ] && [ "$lines" -eq 1 ] && grep -qF -- "$pat" err && [ "$(cat old.csv)" = old ] && [ "$leftover" -eq 0 ]; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		echo "FAIL gosim $args: exit $rc, $lines lines, $leftover temporary files, want '$pat'"
+		sed 's/^/     /' err | head -3
+	fi
+done <table
+
+# Permissions do not stop root: check an unreadable file only as a user.
+touch unreadable.json
+chmod 000 unreadable.json
+if [ "$(id -u)" -ne 0 ]; then
+	"$GOSIM" -w unreadable.json 2>err
+	[ $? -eq 2 ] && grep -q "unreadable.json: Permission denied" err && pass=$((pass + 1)) ||
+		{ fail=$((fail + 1)); echo "FAIL an unreadable workload"; }
+fi
+
+# No trace file is created by a failing command either.
+"$GOSIM" -w trunc.json --trace=new.csv 2>/dev/null
+[ ! -e new.csv ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL a failed run created new.csv"; }
+
+echo "errors: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
