@@ -14,7 +14,7 @@ LIB_OBJ = $(SIM:%.c=$(B)/%.o) $(TRACE:%.c=$(B)/%.o) $(B)/workloads.o
 TEST_SRC = $(wildcard tests/test_*.c)
 TEST_OBJ = $(TEST_SRC:%.c=$(B)/%.o)
 
-.PHONY: all test unit cli golden golden-check valgrind check clean
+.PHONY: all test unit cli golden golden-check valgrind check fuzz fuzz-replay clean
 all: gosim
 
 gosim: $(B)/gosim
@@ -39,7 +39,7 @@ $(B)/unit: $(LIB_OBJ) $(TEST_OBJ) $(B)/tests/helpers.o
 
 $(B)/tests/%.o: CPPFLAGS += -Isim
 
-test: unit cli golden-check
+test: unit cli golden-check fuzz-replay
 
 unit: $(B)/unit
 	$(B)/unit --jobs=2
@@ -47,6 +47,27 @@ unit: $(B)/unit
 cli: $(B)/gosim
 	sh tests/cli.sh $(B)/gosim
 	sh tests/errors.sh $(B)/gosim
+
+# The fuzz target over the seed corpus and past crashes, with any compiler.
+FUZZ_OBJ = $(LIB_OBJ) $(CMD:%.c=$(B)/%.o) $(B)/tests/fuzz/fuzz_gosim.o
+$(B)/fuzz-replay: $(FUZZ_OBJ) $(B)/tests/fuzz/replay.o
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+fuzz-replay: $(B)/fuzz-replay
+	$(B)/fuzz-replay $(wildcard tests/fuzz/corpus/*) $(filter-out %.md,$(wildcard tests/fuzz/regress/*)) 2>/dev/null
+
+# libFuzzer (clang) over workloads and command lines for FUZZ_SECONDS.
+# Crashes land in build/fuzz/artifacts/; copy them to tests/fuzz/regress/.
+FUZZ_SECONDS ?= 60
+fuzz:
+	$(MAKE) B=build/fuzz CC=clang CFLAGS="-O1 -g -fsanitize=fuzzer-no-link,address,undefined" build/fuzz/fuzz-gosim
+	mkdir -p build/fuzz/corpus build/fuzz/artifacts
+	cp tests/fuzz/corpus/* build/fuzz/corpus/
+	build/fuzz/fuzz-gosim -max_total_time=$(FUZZ_SECONDS) -close_fd_mask=2 -print_final_stats=1 \
+		-artifact_prefix=build/fuzz/artifacts/ build/fuzz/corpus
+
+$(B)/fuzz-gosim: $(FUZZ_OBJ)
+	$(CC) $(CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
 
 # Compare every golden case byte for byte (golden/, tools/golden.sh).
 golden-check: $(B)/gosim

@@ -263,7 +263,7 @@ static int check_combination(struct opts *o)
 	return 0;
 }
 
-static int parse_args(struct opts *o, int argc, char **argv)
+int cli_parse_args(struct opts *o, int argc, char **argv)
 {
 	sim_config_default(&o->cfg);
 	o->workload = "fanout";
@@ -272,6 +272,7 @@ static int parse_args(struct opts *o, int argc, char **argv)
 	o->family = SCHEDTRACE_GO125;
 	o->go_version = SCHEDTRACE_NEWEST;
 	opterr = 1;
+	optind = 0; /* glibc: start afresh, so the parser can run more than once */
 	int c;
 	while ((c = getopt_long(argc, argv, "w:p:s:t:f:D:qhV", long_opts, NULL)) != -1) {
 		int rc = parse_opt(o, c, optarg);
@@ -285,7 +286,7 @@ static int parse_args(struct opts *o, int argc, char **argv)
 	return check_combination(o);
 }
 
-static void free_opts(struct opts *o)
+void cli_free_opts(struct opts *o)
 {
 	for (int i = 0; i < o->ndefines; i++)
 		free((char *)o->defines[i].name);
@@ -294,7 +295,7 @@ static void free_opts(struct opts *o)
 int cli_main(int argc, char **argv)
 {
 	struct opts o = { 0 };
-	int rc = parse_args(&o, argc, argv);
+	int rc = cli_parse_args(&o, argc, argv);
 	if (rc == 0 && o.help)
 		fputs(usage_text, stdout);
 	else if (rc == 0 && o.version)
@@ -304,6 +305,6 @@ int cli_main(int argc, char **argv)
 		rc = run_list_workloads(stdout);
 	else if (rc == 0)
 		rc = run_main(&o);
-	free_opts(&o);
+	cli_free_opts(&o);
 	return rc;
 }

@@ -30,6 +30,10 @@ struct opts {
 };
 
 int run_main(struct opts *o);
+/* cli.c: options into o (0, or an exit code after printing the problem);
+ * cli_free_opts releases what parsing allocated. */
+int cli_parse_args(struct opts *o, int argc, char **argv);
+void cli_free_opts(struct opts *o);
 int run_list_workloads(FILE *out);
 
 #endif

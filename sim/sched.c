@@ -99,45 +99,50 @@ static void schedule(struct sim *s, int32_t pi)
 		proc_releasep_stopm(s, pi);
 }
 
+/* Ps whose M has just lost its G (it exited, blocked, yielded or was
+ * preempted) schedule again, in id order, until none is left between
+ * goroutines. */
 static int schedule_busy_ps(struct sim *s)
 {
-	int progress = 0;
-	for (int32_t pi = 0; pi < s->nprocs && s->status == SIM_RUNNING; pi++) {
-		struct p *pp = &s->allp[pi];
-		if (pp->status != P_RUNNING || s->allm[pp->m].curg >= 0)
-			continue;
-		schedule(s, pi);
-		progress = 1;
-		sim_check(s);
+	int progress = 0, again = 1;
+	while (again && s->status == SIM_RUNNING) {
+		again = 0;
+		for (int32_t pi = 0; pi < s->nprocs && s->status == SIM_RUNNING; pi++) {
+			struct p *pp = &s->allp[pi];
+			if (pp->status != P_RUNNING || s->allm[pp->m].curg >= 0)
+				continue;
+			schedule(s, pi);
+			progress = again = 1;
+			sim_check(s);
+		}
 	}
 	return progress;
 }
 
-/* wakep -> startm(spinning) for each idle P, while work is reachable. */
-static int wake_idle_ps(struct sim *s)
+/* wakep -> startm(spinning) for the idle P on top of the stack, if there
+ * is work it can reach. With no P between goroutines (their runnext would
+ * be left to them), reachable work is always found. */
+static int wake_idle_p(struct sim *s)
 {
-	int progress = 0;
-	while (s->status == SIM_RUNNING && s->pidle >= 0 && sched_reachable_work(s)) {
-		int32_t pi = proc_pidleget(s);
-		if (proc_startm(s, pi, 1) < 0)
-			return progress;
-		struct found f;
-		int ok = sched_find_runnable(s, pi, &f);
-		assert(ok);
-		(void)ok;
-		sched_execute(s, pi, &f);
-		progress = 1;
-		sim_check(s);
-	}
-	return progress;
+	if (s->status != SIM_RUNNING || s->pidle < 0 || !sched_reachable_work(s))
+		return 0;
+	int32_t pi = proc_pidleget(s);
+	if (proc_startm(s, pi, 1) < 0)
+		return 0;
+	struct found f;
+	int ok = sched_find_runnable(s, pi, &f);
+	assert(ok);
+	(void)ok;
+	sched_execute(s, pi, &f);
+	sim_check(s);
+	return 1;
 }
 
 void sched_all(struct sim *s)
 {
-	while (s->status == SIM_RUNNING) {
-		int progress = schedule_busy_ps(s);
-		progress |= wake_idle_ps(s);
-		if (!progress)
+	for (;;) {
+		schedule_busy_ps(s);
+		if (!wake_idle_p(s))
 			return;
 	}
 }
