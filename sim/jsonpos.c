@@ -16,6 +16,8 @@ struct scan {
 
 static void adv(struct scan *p)
 {
+	if (p->i >= p->n)
+		return;
 	if (p->s[p->i] == '\n') {
 		p->line++;
 		p->col = 1;
@@ -29,8 +31,8 @@ static int peek(const struct scan *p) { return p->i < p->n ? (unsigned char)p->s
 
 static void ws(struct scan *p)
 {
-	while (peek(p) == ' ' || peek(p) == '\t' || peek(p) == '\n' || peek(p) == '\r')
-		adv(p);
+	while (peek(p) == ' ' || peek(p) == '\t' || peek(p) == '\n' || peek(p) == '\r' || peek(p) == 0)
+		adv(p); /* jansson lets a NUL byte pass between tokens */
 }
 
 /* Skips a string; sets [*b, *e) to its raw contents. */
@@ -88,7 +90,7 @@ static void skip_value(struct scan *p)
 		skip_container(p, ']');
 		return;
 	default:
-		while (p->i < p->n && !strchr(",]} \t\r\n", p->s[p->i]))
+		while (p->i < p->n && p->s[p->i] && !strchr(",]} \t\r\n", p->s[p->i]))
 			adv(p);
 	}
 }
