@@ -223,6 +223,13 @@ static int out_open(struct out *o, const char *path)
 		o->f = stdout;
 		return 0;
 	}
+	struct stat st;
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		/* /dev/null, a FIFO, a terminal: write straight to it; never
+		 * rename a temporary file over it */
+		o->f = fopen(path, "w");
+		return o->f ? 0 : -1;
+	}
 	size_t n = strlen(path) + 16;
 	if (!(o->tmp = malloc(n)))
 		return -1;
@@ -251,7 +258,9 @@ static int out_close(struct out *o, int commit)
 	if (!o->f)
 		return 0;
 	int rc = 0;
-	if (o->f != stdout) {
+	if (o->f != stdout && !o->tmp) {
+		rc = fclose(o->f);
+	} else if (o->f != stdout) {
 		rc = fclose(o->f);
 		if (commit && rc == 0)
 			rc = rename(o->tmp, o->path);

@@ -108,6 +108,14 @@ ls "$T" | grep -q '\.tmp\.' && bad "no temporary file after an interrupt" || ok 
 [ "$(stat -c %a "$T/mode.csv")" = "$(umask -S >/dev/null; printf '%o' $((0666 & ~$(umask))))" ] &&
 	ok "a trace gets the usual file mode" || bad "a trace gets the usual file mode ($(stat -c %a "$T/mode.csv"))"
 
+expect "a trace to /dev/null" 0 "$GOSIM" -w fanout -q --trace=/dev/null --format=csv
+[ -c /dev/null ] && ok "/dev/null is still a device" || bad "/dev/null is still a device"
+mkfifo "$T/fifo"
+cat "$T/fifo" >"$T/fromfifo" &
+"$GOSIM" -w fanout -q --trace="$T/fifo" --format=csv
+wait
+[ -p "$T/fifo" ] && head -1 "$T/fromfifo" | grep -q "^t,seq" && ok "a trace into a FIFO streams through it" || bad "a trace into a FIFO"
+
 expect "a trace to stdout" 0 "$GOSIM" -w fanout --trace - --format=csv
 grep -q "makespan" "$T/err" && ok "with the trace on stdout the summary goes to stderr" || bad "summary to stderr"
 "$GOSIM" -w fanout -D n=20000 --trace - --format=jsonl 2>"$T/err" | head -1 >/dev/null
