@@ -323,6 +323,7 @@ static void print_summary(FILE *out, const struct run *r, const struct sim_summa
 	fprintf(out, "  steals       %lld (%lld goroutines moved)\n", (long long)sum->steals, (long long)sum->stolen);
 	fprintf(out, "  handoffs     %lld\n  preemptions  %lld\n  spills       %lld\n", (long long)sum->handoffs,
 		(long long)sum->preemptions, (long long)sum->spills);
+	fprintf(out, "  events       %lld\n", (long long)sum->events);
 	fprintf(out, "  busy         ");
 	for (int i = 0; i < sum->procs; i++) {
 		int64_t b = sum->busy_us[i];

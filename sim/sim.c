@@ -33,27 +33,38 @@ void sim_config_default(struct sim_config *cfg)
 	};
 }
 
-/* FNV-1a, 64 bit, over the event's fields as little-endian 64-bit words. */
-static uint64_t fnv_word(uint64_t h, int64_t v)
+/* The fingerprint: a 64-bit hash of the stream. Each record's fields,
+ * packed into eight words, are multiplied by odd constants and rotated
+ * independently (so the CPU overlaps them), summed, and folded into the
+ * running hash with one multiply-rotate round (as in xxHash). */
+static uint64_t rotl(uint64_t x, int r) { return (x << r) | (x >> (64 - r)); }
+
+static uint64_t mix(uint64_t h, uint64_t w)
 {
-	uint64_t u = (uint64_t)v;
-	for (int i = 0; i < 8; i++) {
-		h ^= (u >> (8 * i)) & 0xff;
-		h *= 0x100000001b3ULL;
-	}
-	return h;
+	h ^= w * 0x9e3779b97f4a7c15ULL;
+	return rotl(h, 31) * 0xc2b2ae3d27d4eb4fULL;
+}
+
+static uint64_t pair(int32_t a, int32_t b) { return (uint64_t)(uint32_t)a << 32 | (uint32_t)b; }
+
+static uint64_t digest(const struct sim_event *e)
+{
+	return rotl((uint64_t)e->t * 0xff51afd7ed558ccdULL, 7) +
+	       rotl(e->seq * 0xc4ceb9fe1a85ec53ULL, 13) +
+	       rotl(((uint64_t)e->ev << 24 | (uint64_t)e->from << 16 | (uint64_t)e->to << 8 | e->reason) *
+			    0x87c37b91114253d5ULL, 19) +
+	       rotl(pair(e->g, e->p) * 0x4cf5ad432745937fULL, 23) +
+	       rotl(pair(e->m, e->from_p) * 0x52dce729da3ed4b5ULL, 29) +
+	       rotl(pair(e->victim, e->n) * 0x9e3779b97f4a7c15ULL, 37) +
+	       rotl(pair(e->runnext, e->from_m) * 0xd6e8feb86659fd93ULL, 41) +
+	       rotl((uint64_t)e->ran_us * 0xa0761d6478bd642fULL, 47);
 }
 
 int sim_emit(struct sim *s, struct sim_event *e)
 {
 	e->t = s->now;
 	e->seq = s->seq++;
-	int64_t w[] = { e->t, (int64_t)e->seq, e->ev, e->g, e->p, e->m, e->from, e->to,
-			e->from_p, e->reason, e->victim, e->n, e->runnext, e->from_m, e->ran_us };
-	uint64_t h = s->sum.fingerprint;
-	for (size_t i = 0; i < sizeof w / sizeof w[0]; i++)
-		h = fnv_word(h, w[i]);
-	s->sum.fingerprint = h;
+	s->sum.fingerprint = mix(s->sum.fingerprint, digest(e));
 	s->sum.events++;
 	if (s->sink.event && s->sink.event(s->sink.ctx, e) != 0) {
 		if (s->status == SIM_RUNNING)

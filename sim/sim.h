@@ -100,7 +100,7 @@ struct sim_summary {
 	int64_t work_us;          /* CPU work requested by run/loop ops started */
 	int64_t busy_us[MAX_PROCS];
 	int procs;
-	uint64_t fingerprint;     /* FNV-1a over the event stream */
+	uint64_t fingerprint;     /* a 64-bit hash of the event stream */
 };
 
 struct sim_error {

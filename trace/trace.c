@@ -2,6 +2,7 @@
 #include "trace.h"
 
 #include <inttypes.h>
+#include <stdint.h>
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,64 +30,128 @@ static const char *state_name(const struct sim_event *e, int v)
 	return e->ev == EV_M ? sim_mstate_name(v) : sim_pstate_name(v);
 }
 
-int trace_event_json(char *buf, size_t len, const struct sim_event *e)
+/* A tiny appender: records are built with these instead of snprintf,
+ * which was most of the cost of writing a trace. The caller's buffer has
+ * room for the longest record. */
+static char *put_s(char *p, const char *s)
 {
-	int n = snprintf(buf, len, "{\"t\":%" PRId64 ",\"seq\":%" PRIu64 ",\"ev\":\"%s\",\"g\":%d,\"p\":%d,\"m\":%d",
-			 e->t, e->seq, sim_ev_name(e->ev), e->g, e->p, e->m);
-	size_t k = (size_t)n;
-	if (n < 0 || k >= len)
-		return -1;
-	switch (e->ev) {
-	case EV_G:
-		n = snprintf(buf + k, len - k, ",\"from\":\"%s\",\"to\":\"%s\",\"from_p\":%d,\"reason\":\"%s\"}",
-			     sim_place_name(e->from), sim_place_name(e->to), e->from_p, sim_reason_name(e->reason));
-		break;
-	case EV_STEAL:
-		n = snprintf(buf + k, len - k, ",\"victim\":%d,\"n\":%d,\"runnext\":%d}", e->victim, e->n, e->runnext);
-		break;
-	case EV_SPILL:
-		n = snprintf(buf + k, len - k, ",\"n\":%d}", e->n);
-		break;
-	case EV_HANDOFF:
-		n = snprintf(buf + k, len - k, ",\"from_m\":%d}", e->from_m);
-		break;
-	case EV_PREEMPT:
-		n = snprintf(buf + k, len - k, ",\"ran_us\":%" PRId64 "}", e->ran_us);
-		break;
-	default:
-		n = snprintf(buf + k, len - k, ",\"from\":\"%s\",\"to\":\"%s\"}", state_name(e, e->from),
-			     state_name(e, e->to));
-	}
-	return n < 0 || (size_t)n >= len - k ? -1 : (int)(k + (size_t)n);
+	while (*s)
+		*p++ = *s++;
+	return p;
 }
 
+static char *put_i(char *p, int64_t v)
+{
+	char tmp[24];
+	int n = 0;
+	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+	if (v < 0)
+		*p++ = '-';
+	do
+		tmp[n++] = (char)('0' + u % 10);
+	while ((u /= 10) != 0);
+	while (n > 0)
+		*p++ = tmp[--n];
+	return p;
+}
+
+static char *put_kv_i(char *p, const char *key, int64_t v) { return put_i(put_s(p, key), v); }
+
+static char *put_kv_s(char *p, const char *key, const char *v)
+{
+	p = put_s(put_s(p, key), v);
+	*p++ = '"';
+	return p;
+}
+
+#define MAX_RECORD 400 /* longer than any record: 15 fields of at most 20 chars */
+
+int trace_event_json(char *buf, size_t len, const struct sim_event *e)
+{
+	if (len < MAX_RECORD)
+		return -1;
+	char *p = put_kv_i(buf, "{\"t\":", e->t);
+	p = put_kv_i(p, ",\"seq\":", (int64_t)e->seq);
+	p = put_kv_s(p, ",\"ev\":\"", sim_ev_name(e->ev));
+	p = put_kv_i(p, ",\"g\":", e->g);
+	p = put_kv_i(p, ",\"p\":", e->p);
+	p = put_kv_i(p, ",\"m\":", e->m);
+	switch (e->ev) {
+	case EV_G:
+		p = put_kv_s(p, ",\"from\":\"", sim_place_name(e->from));
+		p = put_kv_s(p, ",\"to\":\"", sim_place_name(e->to));
+		p = put_kv_i(p, ",\"from_p\":", e->from_p);
+		p = put_kv_s(p, ",\"reason\":\"", sim_reason_name(e->reason));
+		break;
+	case EV_STEAL:
+		p = put_kv_i(p, ",\"victim\":", e->victim);
+		p = put_kv_i(p, ",\"n\":", e->n);
+		p = put_kv_i(p, ",\"runnext\":", e->runnext);
+		break;
+	case EV_SPILL:
+		p = put_kv_i(p, ",\"n\":", e->n);
+		break;
+	case EV_HANDOFF:
+		p = put_kv_i(p, ",\"from_m\":", e->from_m);
+		break;
+	case EV_PREEMPT:
+		p = put_kv_i(p, ",\"ran_us\":", e->ran_us);
+		break;
+	default:
+		p = put_kv_s(p, ",\"from\":\"", state_name(e, e->from));
+		p = put_kv_s(p, ",\"to\":\"", state_name(e, e->to));
+	}
+	*p++ = '}';
+	return (int)(p - buf);
+}
+
+/* CSV: t,seq,ev,g,p,m,from,to,from_p,reason,victim,n,runnext,from_m,ran_us */
 static int event_csv(char *buf, size_t len, const struct sim_event *e)
 {
-	char from[16] = "", to[16] = "", from_p[16] = "", victim[16] = "", n[16] = "", rn[16] = "",
-	     from_m[16] = "", ran[24] = "";
-	const char *reason = "";
-	if (e->ev == EV_G || e->ev == EV_M || e->ev == EV_P) {
-		snprintf(from, sizeof from, "%s", state_name(e, e->from));
-		snprintf(to, sizeof to, "%s", state_name(e, e->to));
-	}
-	if (e->ev == EV_G) {
-		snprintf(from_p, sizeof from_p, "%d", e->from_p);
-		reason = sim_reason_name(e->reason);
-	}
-	if (e->ev == EV_STEAL) {
-		snprintf(victim, sizeof victim, "%d", e->victim);
-		snprintf(rn, sizeof rn, "%d", e->runnext);
-	}
+	if (len < MAX_RECORD)
+		return -1;
+	char *p = put_i(buf, e->t);
+	*p++ = ',';
+	p = put_i(p, (int64_t)e->seq);
+	*p++ = ',';
+	p = put_s(p, sim_ev_name(e->ev));
+	*p++ = ',';
+	p = put_i(p, e->g);
+	*p++ = ',';
+	p = put_i(p, e->p);
+	*p++ = ',';
+	p = put_i(p, e->m);
+	*p++ = ',';
+	int state = e->ev == EV_G || e->ev == EV_M || e->ev == EV_P;
+	if (state)
+		p = put_s(p, state_name(e, e->from));
+	*p++ = ',';
+	if (state)
+		p = put_s(p, state_name(e, e->to));
+	*p++ = ',';
+	if (e->ev == EV_G)
+		p = put_s(put_i(p, e->from_p), ",");
+	else
+		*p++ = ',';
+	if (e->ev == EV_G)
+		p = put_s(p, sim_reason_name(e->reason));
+	*p++ = ',';
+	if (e->ev == EV_STEAL)
+		p = put_i(p, e->victim);
+	*p++ = ',';
 	if (e->ev == EV_STEAL || e->ev == EV_SPILL)
-		snprintf(n, sizeof n, "%d", e->n);
+		p = put_i(p, e->n);
+	*p++ = ',';
+	if (e->ev == EV_STEAL)
+		p = put_i(p, e->runnext);
+	*p++ = ',';
 	if (e->ev == EV_HANDOFF)
-		snprintf(from_m, sizeof from_m, "%d", e->from_m);
+		p = put_i(p, e->from_m);
+	*p++ = ',';
 	if (e->ev == EV_PREEMPT)
-		snprintf(ran, sizeof ran, "%" PRId64, e->ran_us);
-	int k = snprintf(buf, len, "%" PRId64 ",%" PRIu64 ",%s,%d,%d,%d,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", e->t,
-			 e->seq, sim_ev_name(e->ev), e->g, e->p, e->m, from, to, from_p, reason, victim, n, rn,
-			 from_m, ran);
-	return k < 0 || (size_t)k >= len ? -1 : k;
+		p = put_i(p, e->ran_us);
+	*p++ = '\n';
+	return (int)(p - buf);
 }
 
 struct trace_writer *trace_open(FILE *f, enum trace_format fmt, const char *config_json)
@@ -96,6 +161,7 @@ struct trace_writer *trace_open(FILE *f, enum trace_format fmt, const char *conf
 		return NULL;
 	w->f = f;
 	w->fmt = fmt;
+	setvbuf(f, NULL, _IOFBF, 1 << 20); /* before the first write: fewer, larger writes */
 	if (fmt == TRACE_CSV) {
 		put(w, csv_header, sizeof csv_header - 1);
 	} else if (fmt == TRACE_JSON) {
