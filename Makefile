@@ -14,7 +14,7 @@ LIB_OBJ = $(SIM:%.c=$(B)/%.o) $(TRACE:%.c=$(B)/%.o) $(B)/workloads.o
 TEST_SRC = $(wildcard tests/test_*.c)
 TEST_OBJ = $(TEST_SRC:%.c=$(B)/%.o)
 
-.PHONY: all test unit cli golden golden-check valgrind check fuzz fuzz-replay clean
+.PHONY: all test unit cli golden golden-check valgrind check fuzz fuzz-replay bench clean
 all: gosim
 
 gosim: $(B)/gosim
@@ -68,6 +68,10 @@ fuzz:
 
 $(B)/fuzz-gosim: $(FUZZ_OBJ)
 	$(CC) $(CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
+
+# What gosim costs, against the real runtime where Go is installed.
+bench: gosim
+	sh tools/bench.sh ./gosim
 
 # Compare every golden case byte for byte (golden/, tools/golden.sh).
 golden-check: $(B)/gosim

@@ -45,7 +45,9 @@ static const char usage_text[] =
 	"      --scheddetail         add the P, M and G lines (scheddetail=1)\n"
 	"      --go=VERSION          the Go release whose schedtrace format to print,\n"
 	"                            1.19 and later (default " SCHEDTRACE_NEWEST ")\n"
-	"  -q, --quiet               no summary\n"
+	"  -q, --quiet               no summary, no progress\n"
+	"      --stats               print the run's cost to stderr: wall time, events\n"
+	"                            per second, peak RSS, trace bytes per second\n"
 	"\n"
 	"Checking:\n"
 	"      --check               check the model's invariants after every event\n"
@@ -61,7 +63,7 @@ static const char usage_text[] =
 	"Example: gosim -w syscalls -p 4 --trace out.json --schedtrace=1\n";
 
 enum { OPT_STEAL = 256, OPT_PREEMPT, OPT_SLICE, OPT_SYSMON_PERIOD, OPT_MAX_THREADS, OPT_SCHEDTRACE,
-       OPT_SCHEDDETAIL, OPT_GO, OPT_CHECK, OPT_EAGER, OPT_LIST, OPT_MAX_GOROUTINES, OPT_UNTIL };
+       OPT_SCHEDDETAIL, OPT_GO, OPT_CHECK, OPT_EAGER, OPT_LIST, OPT_MAX_GOROUTINES, OPT_UNTIL, OPT_STATS };
 
 static const struct option long_opts[] = {
 	{ "workload", required_argument, NULL, 'w' },
@@ -82,6 +84,7 @@ static const struct option long_opts[] = {
 	{ "check", no_argument, NULL, OPT_CHECK },
 	{ "eager-sysmon", no_argument, NULL, OPT_EAGER },
 	{ "list-workloads", no_argument, NULL, OPT_LIST },
+	{ "stats", no_argument, NULL, OPT_STATS },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -213,6 +216,7 @@ static int parse_long_only(struct opts *o, int c, const char *arg)
 	case OPT_CHECK: o->cfg.check = 1; return 0;
 	case OPT_EAGER: o->cfg.eager_sysmon = 1; return 0;
 	case OPT_LIST: o->list = 1; return 0;
+	case OPT_STATS: o->stats = 1; return 0;
 	}
 	return EXIT_USAGE;
 }

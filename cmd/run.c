@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -31,6 +32,7 @@ struct run {
 	struct trace_writer *tw;
 	int io_errno;
 	int past_until;
+	double wall_s;
 };
 
 /* ---- workloads ---------------------------------------------------- */
@@ -334,6 +336,20 @@ static void print_summary(FILE *out, const struct run *r, const struct sim_summa
 	fprintf(out, "\n  fingerprint  %016llx\n", (unsigned long long)sum->fingerprint);
 }
 
+/* --stats: what the run cost, for benchmarks (tools/bench.sh). */
+static void print_stats(const struct run *r, const struct sim_summary *sum)
+{
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);
+	double wall = r->wall_s > 0 ? r->wall_s : 1e-9;
+	int64_t tb = trace_bytes(r->tw);
+	fprintf(stderr, "gosim: stats: wall_s=%.4f events=%lld events_per_s=%.0f peak_rss_kb=%ld "
+			"rss_bytes_per_goroutine=%.0f trace_bytes=%lld trace_mb_per_s=%.1f\n",
+		r->wall_s, (long long)sum->events, (double)sum->events / wall, ru.ru_maxrss,
+		(double)ru.ru_maxrss * 1024.0 / (double)(sum->goroutines ? sum->goroutines : 1), (long long)tb,
+		(double)tb / wall / 1e6);
+}
+
 /* ---- the run ------------------------------------------------------ */
 
 static double wall_seconds(void)
@@ -366,6 +382,7 @@ static enum sim_status simulate(struct run *r, struct sim *s)
 	}
 	if (progress && last != start)
 		fputs("\r\033[K", stderr);
+	r->wall_s = wall_seconds() - start;
 	return st;
 }
 
@@ -427,6 +444,8 @@ static int finish(struct run *r, struct sim *s, int rc)
 		rc = EXIT_USAGE;
 		ok = 0;
 	}
+	if (r->o->stats)
+		print_stats(r, &sum);
 	if (ok && !r->o->quiet) {
 		int to_stdout = r->o->trace_path && strcmp(r->o->trace_path, "-") == 0;
 		FILE *out = to_stdout ? stderr : stdout;

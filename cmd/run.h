@@ -26,7 +26,7 @@ struct opts {
 	int detail;
 	int64_t max_goroutines;
 	int64_t until_us; /* 0: no limit */
-	int quiet, help, version, list;
+	int quiet, help, version, list, stats;
 };
 
 int run_main(struct opts *o);

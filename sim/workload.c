@@ -208,6 +208,10 @@ static int compile_repeat(struct wctx *c, json_t *op, struct fbuf *fb, int depth
 	if (push_key(c, "body") || compile_body(c, body, fb, depth + 1))
 		return -1;
 	pop(c);
+	if (fb->n == start + 1) { /* an empty body: the loop does nothing */
+		fb->n = start;
+		return 0;
+	}
 	fb->ops[start].arg = fb->n;
 	return emit(c, fb, (struct op){ .kind = OP_END, .depth = (uint8_t)depth, .arg = start });
 }
@@ -613,9 +617,10 @@ static struct program_totals totals_of(const struct program *p, int32_t fi, int3
 				       struct program_totals *memo, uint8_t *done)
 {
 	const struct func *f = &p->funcs[fi];
-	struct program_totals t = { 0, 0, 0 };
+	struct program_totals t = { 0, 0, 0, 0 };
 	for (; i < end; i++) {
 		const struct op *op = &f->ops[i];
+		t.steps = sat_add(t.steps, 1);
 		if (op->kind == OP_RUN || op->kind == OP_LOOP) {
 			t.work_us = sat_add(t.work_us, op->val);
 		} else if (op->kind == OP_SYSCALL) {
@@ -628,11 +633,13 @@ static struct program_totals totals_of(const struct program *p, int32_t fi, int3
 			}
 			t.work_us = sat_add(t.work_us, memo[g].work_us);
 			t.syscall_us = sat_add(t.syscall_us, memo[g].syscall_us);
+			t.steps = sat_add(t.steps, memo[g].steps);
 			t.goroutines = sat_add(t.goroutines, sat_add(memo[g].goroutines, 1));
 		} else if (op->kind == OP_REPEAT) {
 			struct program_totals b = totals_of(p, fi, i + 1, op->arg, memo, done);
 			t.work_us = sat_add(t.work_us, sat_mul(op->val, b.work_us));
 			t.syscall_us = sat_add(t.syscall_us, sat_mul(op->val, b.syscall_us));
+			t.steps = sat_add(t.steps, sat_mul(op->val, b.steps));
 			t.goroutines = sat_add(t.goroutines, sat_mul(op->val, b.goroutines));
 			i = op->arg;
 		}

@@ -71,6 +71,7 @@ struct program_totals {
 	int64_t work_us;    /* CPU work: run + loop */
 	int64_t syscall_us; /* time in system calls */
 	int64_t goroutines; /* main included */
+	int64_t steps;      /* ops executed */
 };
 int program_totals(const struct program *p, struct program_totals *out);
 int64_t program_total_work(const struct program *p);

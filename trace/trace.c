@@ -12,6 +12,7 @@ struct trace_writer {
 	enum trace_format fmt;
 	int failed;
 	int64_t n;
+	int64_t bytes;
 };
 
 static const char csv_header[] = "t,seq,ev,g,p,m,from,to,from_p,reason,victim,n,runnext,from_m,ran_us\n";
@@ -20,8 +21,11 @@ static int put(struct trace_writer *w, const char *s, size_t n)
 {
 	if (!w->failed && fwrite(s, 1, n, w->f) != n)
 		w->failed = 1;
+	w->bytes += (int64_t)n;
 	return w->failed ? -1 : 0;
 }
+
+int64_t trace_bytes(const struct trace_writer *w) { return w ? w->bytes : 0; }
 
 static const char *state_name(const struct sim_event *e, int v)
 {

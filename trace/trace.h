@@ -25,6 +25,8 @@ int trace_event(struct trace_writer *w, const struct sim_event *e);
 /* Ends the document (json: "summary" from sum, which may be NULL) and flushes. */
 int trace_finish(struct trace_writer *w, const struct sim_summary *sum);
 void trace_free(struct trace_writer *w);
+/* Bytes handed to the file so far. */
+int64_t trace_bytes(const struct trace_writer *w);
 
 int trace_format_parse(const char *name, enum trace_format *out);
 int trace_format_from_path(const char *path, enum trace_format *out);

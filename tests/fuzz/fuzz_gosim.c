@@ -46,7 +46,7 @@ static void fuzz_workload(const uint8_t *data, size_t size)
 		return;
 	}
 	struct program_totals t;
-	if (program_totals(p, &t) == 0 && t.goroutines <= 200 && t.work_us + t.syscall_us <= 1000000 &&
+	if (program_totals(p, &t) == 0 && t.goroutines <= 200 && t.steps <= 100000 && t.work_us + t.syscall_us <= 1000000 &&
 	    p->procs <= 8) {
 		struct sim_config cfg;
 		sim_config_default(&cfg);

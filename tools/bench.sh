@@ -1,0 +1,90 @@
+#!/bin/sh
+# make bench: what gosim costs, and how that compares with the real runtime
+# doing the same scheduling work. For each case, gosim runs BENCH_RUNS times
+# (default 5) with the trace off and with a CSV trace to /dev/null; where a
+# Go toolchain is installed, the case's Go twin (workloads/go) runs as many
+# times and the table shows gosim's median wall time over Go's.
+#
+#   tools/bench.sh [GOSIM]        BENCH_RUNS=5 BENCH_CASES="fanout-1M ..."
+#
+# The work per goroutine is zero (fan-out, ping-pong) so both sides spend
+# their time on scheduling alone: the runtime's own cost, not busy loops.
+# Wall times are whole processes (start-up included) on both sides;
+# events/s and trace MB/s come from gosim --stats (the simulation alone).
+set -eu
+GOSIM=${1:-./gosim}
+RUNS=${BENCH_RUNS:-5}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+GO=$(command -v go 2>/dev/null || ls /usr/lib/go-1.*/bin/go 2>/dev/null | sort -V | tail -n 1 || true)
+if [ -n "$GO" ]; then
+	for w in fanout pingpong syscalls; do
+		(cd workloads/go && "$GO" build -o "$tmp/$w" "$w.go" twin.go) || GO=""
+	done
+fi
+
+# name | goroutines | gosim arguments | Go twin and arguments
+cat >"$tmp/cases" <<'CASES'
+fanout-10k|10001|-w fanout -p 4 -D n=10000 -D work=0|fanout -procs 4 -n 10000 -work 0
+fanout-100k|100001|-w fanout -p 4 -D n=100000 -D work=0|fanout -procs 4 -n 100000 -work 0
+fanout-1M|1000001|-w fanout -p 4 -D n=1000000 -D work=0|fanout -procs 4 -n 1000000 -work 0
+fanout-10M|10000001|-w fanout -p 4 -D n=10000000 -D work=0|
+pingpong-1M|3|-w pingpong -p 1 -D rounds=1000000 -D work=0 -D other=0|pingpong -procs 1 -rounds 1000000 -work 0 -other 0
+syscalls-100k|100001|-w syscalls -p 2 -D n=100000 -D work=10us -D sys=50us --max-threads=1000000|syscalls -procs 2 -n 100000 -work 10us -sys 50us -max-threads 1000000
+CASES
+
+# stats FILE KEY: the median, min and max of KEY=value over the lines of FILE
+stats() {
+	grep -o "$2=[0-9.]*" "$1" | cut -d= -f2 | sort -g | awk '
+		{ v[NR] = $1 }
+		END { m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; printf "%s %s %s", m, v[1], v[NR] }'
+}
+
+now_ns() { date +%s%N; }
+
+printf '%-14s %-6s %-22s %9s %7s %9s %9s %9s %8s\n' workload trace "wall s: median (min-max)" "RSS MB" "B/gor" "Mev/s" "trace MB/s" "Go s" "gosim/Go"
+while IFS='|' read -r name gors args twin; do
+	case " ${BENCH_CASES:-$name} " in *" $name "*) ;; *) continue ;; esac
+	gomed=""
+	if [ -n "$GO" ] && [ -n "$twin" ]; then
+		: >"$tmp/go"
+		for i in $(seq "$RUNS"); do
+			t0=$(now_ns)
+			# shellcheck disable=SC2086 # plain words
+			"$tmp"/$twin -q >/dev/null
+			t1=$(now_ns)
+			echo "wall=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f", (b - a) / 1e9 }')" >>"$tmp/go"
+		done
+		gomed=$(stats "$tmp/go" wall | cut -d' ' -f1)
+	fi
+	for trace in off csv; do
+		: >"$tmp/runs"
+		extra=""
+		[ "$trace" = csv ] && extra="--trace=/dev/null --format=csv"
+		for i in $(seq "$RUNS"); do
+			t0=$(now_ns)
+			# shellcheck disable=SC2086 # plain words
+			"$GOSIM" $args $extra -q --stats 2>>"$tmp/runs" >/dev/null || true
+			t1=$(now_ns)
+			echo "process_s=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f", (b - a) / 1e9 }')" >>"$tmp/runs"
+		done
+		set -- $(stats "$tmp/runs" process_s)
+		med=$1 lo=$2 hi=$3
+		rss=$(stats "$tmp/runs" peak_rss_kb | cut -d' ' -f1)
+		evs=$(stats "$tmp/runs" events_per_s | cut -d' ' -f1)
+		tmb=$(stats "$tmp/runs" trace_mb_per_s | cut -d' ' -f1)
+		ratio="-"
+		goshow="-"
+		if [ -n "$gomed" ] && [ "$trace" = off ]; then
+			goshow=$gomed
+			ratio=$(awk -v a="$med" -v b="$gomed" 'BEGIN { printf "%.2f", a / b }')
+		fi
+		[ "$trace" = off ] && tmb="-"
+		printf '%-14s %-6s %-22s %9.1f %7s %9.1f %9s %9s %8s\n' "$name" "$trace" "$med ($lo-$hi)" \
+			"$(awk -v k="$rss" 'BEGIN { print k / 1024 }')" \
+			"$(awk -v k="$rss" -v g="$gors" 'BEGIN { if (g < 1000) print "-"; else printf "%.0f", k * 1024 / g }')" \
+			"$(awk -v e="$evs" 'BEGIN { print e / 1e6 }')" "$tmb" "$goshow" "$ratio"
+	done
+done <"$tmp/cases"
+echo "($RUNS runs each; $(nproc) CPUs; Go: ${GO:-not installed}$( [ -n "$GO" ] && "$GO" version | sed 's/^go version / /'))"
