@@ -31,7 +31,10 @@ static const char usage_text[] =
 	"                            1.14: call-free loops run on), off\n"
 	"  -s, --seed=N              seed for the random steal order (default 1)\n"
 	"      --slice=DUR           time slice before sysmon preempts (default 10ms)\n"
-	"      --sysmon-period=DUR   sysmon's period (default 20us)\n"
+	"      --sysmon=MODE         fixed: a pass every period (the seed model, default);\n"
+	"                            adaptive: the runtime's back-off, 20us doubling to\n"
+	"                            10ms after 50 passes that retake nothing\n"
+	"      --sysmon-period=DUR   sysmon's period, or first delay (default 20us)\n"
 	"      --max-threads=N       thread limit, as debug.SetMaxThreads (default 10000)\n"
 	"      --max-goroutines=N    refuse workloads that start more (default 100000000)\n"
 	"      --until=DUR           stop with an error past DUR of simulated time\n"
@@ -63,7 +66,7 @@ static const char usage_text[] =
 	"Example: gosim -w syscalls -p 4 --trace out.json --schedtrace=1\n";
 
 enum { OPT_STEAL = 256, OPT_PREEMPT, OPT_SLICE, OPT_SYSMON_PERIOD, OPT_MAX_THREADS, OPT_SCHEDTRACE,
-       OPT_SCHEDDETAIL, OPT_GO, OPT_CHECK, OPT_EAGER, OPT_LIST, OPT_MAX_GOROUTINES, OPT_UNTIL, OPT_STATS };
+       OPT_SCHEDDETAIL, OPT_GO, OPT_CHECK, OPT_EAGER, OPT_LIST, OPT_MAX_GOROUTINES, OPT_UNTIL, OPT_STATS, OPT_SYSMON };
 
 static const struct option long_opts[] = {
 	{ "workload", required_argument, NULL, 'w' },
@@ -73,6 +76,7 @@ static const struct option long_opts[] = {
 	{ "seed", required_argument, NULL, 's' },
 	{ "slice", required_argument, NULL, OPT_SLICE },
 	{ "sysmon-period", required_argument, NULL, OPT_SYSMON_PERIOD },
+	{ "sysmon", required_argument, NULL, OPT_SYSMON },
 	{ "max-threads", required_argument, NULL, OPT_MAX_THREADS },
 	{ "max-goroutines", required_argument, NULL, OPT_MAX_GOROUTINES },
 	{ "until", required_argument, NULL, OPT_UNTIL },
@@ -186,6 +190,13 @@ static int parse_long_only(struct opts *o, int c, const char *arg)
 			return EXIT_USAGE;
 		o->cfg.preempt = (enum sim_preempt)choice;
 		return 0;
+	case OPT_SYSMON: {
+		static const char *const kinds[] = { "fixed", "adaptive" };
+		if (parse_choice("--sysmon", arg, kinds, 2, &choice))
+			return EXIT_USAGE;
+		o->cfg.sysmon = (enum sim_sysmon)choice;
+		return 0;
+	}
 	case OPT_SLICE:
 		return parse_dur(arg, &o->cfg.slice_us) ? bad("--slice", arg, "expected a duration such as 10ms") : 0;
 	case OPT_SYSMON_PERIOD:

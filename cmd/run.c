@@ -302,9 +302,10 @@ static char *config_json(const struct run *r)
 	json_t *defs = json_object();
 	for (int i = 0; i < r->o->ndefines; i++)
 		json_object_set_new(defs, r->o->defines[i].name, json_string(r->o->defines[i].value));
-	json_t *j = json_pack("{ss sI ss ss sI sI sI sI so ss}", "workload", r->prog->name, "procs",
+	json_t *j = json_pack("{ss sI ss ss sI sI ss sI sI so ss}", "workload", r->prog->name, "procs",
 			      (json_int_t)c->procs, "steal", c->steal ? "on" : "off", "preempt", modes[c->preempt],
-			      "seed", (json_int_t)c->seed, "slice_us", (json_int_t)c->slice_us, "sysmon_period_us",
+			      "seed", (json_int_t)c->seed, "slice_us", (json_int_t)c->slice_us, "sysmon",
+			      c->sysmon == SYSMON_FIXED ? "fixed" : "adaptive", "sysmon_period_us",
 			      (json_int_t)c->sysmon_period_us, "max_threads", (json_int_t)c->max_threads, "defines",
 			      defs, "go", r->o->go_version);
 	char *s = j ? json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
@@ -316,8 +317,9 @@ static void print_summary(FILE *out, const struct run *r, const struct sim_summa
 {
 	static const char *const modes[] = { "async", "cooperative", "off" };
 	const struct sim_config *c = &r->o->cfg;
-	fprintf(out, "gosim: %s, %d P%s, steal %s, preempt %s, seed %llu\n", r->prog->name, c->procs,
-		c->procs == 1 ? "" : "s", c->steal ? "on" : "off", modes[c->preempt], (unsigned long long)c->seed);
+	fprintf(out, "gosim: %s, %d P%s, steal %s, preempt %s, sysmon %s, seed %llu\n", r->prog->name, c->procs,
+		c->procs == 1 ? "" : "s", c->steal ? "on" : "off", modes[c->preempt],
+		c->sysmon == SYSMON_FIXED ? "fixed" : "adaptive", (unsigned long long)c->seed);
 	fprintf(out, "  makespan     %lld.%03lld ms\n", (long long)(sum->makespan_us / 1000),
 		(long long)(sum->makespan_us % 1000));
 	fprintf(out, "  goroutines   %lld\n", (long long)sum->goroutines);

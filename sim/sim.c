@@ -317,8 +317,7 @@ enum sim_status sim_step(struct sim *s)
 		handle(s, &it);
 	}
 	sched_all(s);
-	int64_t period = s->cfg.sysmon_period_us;
-	if (s->status == SIM_RUNNING && s->now > 0 && s->now % period == 0 && sysmon_due(s)) {
+	if (s->status == SIM_RUNNING && s->now > 0 && sysmon_runs_now(s)) {
 		sysmon_pass(s);
 		sim_check(s);
 		sched_all(s);

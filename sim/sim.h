@@ -23,13 +23,15 @@ struct program; /* workload.h */
 struct sim;
 
 enum sim_preempt { PREEMPT_ASYNC, PREEMPT_COOPERATIVE, PREEMPT_OFF };
+enum sim_sysmon { SYSMON_FIXED, SYSMON_ADAPTIVE };
 
 struct sim_config {
 	int procs;              /* GOMAXPROCS, 1..MAX_PROCS */
 	int steal;              /* work stealing on (1) or off (0) */
 	enum sim_preempt preempt;
 	uint64_t seed;
-	int64_t sysmon_period_us; /* sysmon's fixed period */
+	int64_t sysmon_period_us; /* sysmon's period (fixed), or its first delay (adaptive) */
+	enum sim_sysmon sysmon;   /* fixed period, or the runtime's back-off */
 	int64_t slice_us;       /* forcePreemptNS */
 	int64_t max_threads;    /* sched.maxmcount */
 	int64_t schedtrace_ms;  /* 0: no schedtrace callbacks */

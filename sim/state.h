@@ -129,6 +129,9 @@ struct sim {
 	int sysmon_dirty;      /* something it observes changed since its last pass */
 	int64_t sysmon_deadline; /* earliest time a pass could act, from the last pass */
 	int64_t sysmon_next;   /* next pass to run */
+	int64_t sm_t;          /* time of its last pass, run or skipped (sysmon's clock) */
+	int64_t sm_delay;      /* the sleep that led to it */
+	int64_t sm_idle;       /* passes since one retook a P from a syscall */
 	int64_t lasttrace;     /* -1: schedtrace not started */
 	int64_t starttime;
 

@@ -111,10 +111,69 @@ static int64_t deadline(const struct sim *s)
 	return dl;
 }
 
+/* The sleep before the pass after one that left `idle` and slept `delay`. */
+static int64_t next_delay(const struct sim *s, int64_t idle, int64_t delay)
+{
+	int64_t base = s->cfg.sysmon_period_us;
+	if (s->cfg.sysmon == SYSMON_FIXED || idle == 0)
+		return base;
+	if (idle > SYSMON_IDLE_PASSES)
+		delay *= 2;
+	return delay > SYSMON_MAX_DELAY_US ? (base > SYSMON_MAX_DELAY_US ? base : SYSMON_MAX_DELAY_US) : delay;
+}
+
+/* sysmon's clock: the time of its last pass (run or idle), the sleep that
+ * led to it, and the idle passes before it. */
+struct smclock {
+	int64_t t, delay, idle;
+};
+
+static struct smclock clock_of(const struct sim *s) { return (struct smclock){ s->sm_t, s->sm_delay, s->sm_idle }; }
+
+static int64_t peek_next(const struct sim *s, const struct smclock *k)
+{
+	return k->t + next_delay(s, k->idle, k->delay);
+}
+
+/* Moves a clock through the idle passes before `target`; in the steady
+ * state (the sleep no longer changes) in one jump. */
+static void skip_to(const struct sim *s, struct smclock *k, int64_t target)
+{
+	while (peek_next(s, k) < target) {
+		int64_t d = next_delay(s, k->idle, k->delay);
+		int steady = s->cfg.sysmon == SYSMON_FIXED || (k->idle > SYSMON_IDLE_PASSES && d == k->delay &&
+							      next_delay(s, k->idle + 1, d) == d);
+		if (steady) {
+			int64_t n = (target - k->t - 1) / d; /* passes strictly before target */
+			k->t += n * d;
+			k->idle = k->idle + n > (1 << 30) ? (1 << 30) : k->idle + n;
+			return;
+		}
+		k->t += d;
+		k->delay = d;
+		k->idle++;
+	}
+}
+
+/* Advances sysmon's own clock to the present: the passes before now were
+ * idle ones. */
+static void catch_up(struct sim *s)
+{
+	struct smclock k = clock_of(s);
+	skip_to(s, &k, s->now);
+	s->sm_t = k.t;
+	s->sm_delay = k.delay;
+	s->sm_idle = k.idle;
+}
+
 void sysmon_pass(struct sim *s)
 {
+	catch_up(s);
+	s->sm_delay = next_delay(s, s->sm_idle, s->sm_delay);
+	s->sm_t = s->now;
 	s->sysmon_dirty = 0;
-	retake(s);
+	int n = retake(s);
+	s->sm_idle = n ? 0 : s->sm_idle + 1;
 	if (s->status != SIM_RUNNING)
 		return;
 	if (schedtrace_due_at(s) <= s->now) {
@@ -127,20 +186,29 @@ void sysmon_pass(struct sim *s)
 	s->sysmon_deadline = deadline(s);
 }
 
-/* Whether a pass at the current instant (a pass time) could act. */
-int sysmon_due(const struct sim *s)
+/* Whether a pass falls at the current instant and must run. */
+int sysmon_runs_now(struct sim *s)
 {
-	return s->cfg.eager_sysmon || s->sysmon_dirty || s->sysmon_deadline <= s->now;
+	if (s->now == s->sysmon_next)
+		return 1;
+	if (!s->sysmon_dirty)
+		return 0;
+	catch_up(s);
+	struct smclock k = clock_of(s);
+	return peek_next(s, &k) == s->now;
 }
 
 /* The next pass worth running after the current instant. */
 int64_t sysmon_next_wake(const struct sim *s)
 {
-	int64_t period = s->cfg.sysmon_period_us;
-	int64_t next = (s->now / period + 1) * period;
-	if (s->cfg.eager_sysmon || s->sysmon_dirty || s->sysmon_deadline <= next)
-		return next;
-	if (s->sysmon_deadline == INT64_MAX)
-		return INT64_MAX;
-	return (s->sysmon_deadline + period - 1) / period * period;
+	int64_t target = s->now + 1;
+	if (!s->cfg.eager_sysmon && !s->sysmon_dirty) {
+		if (s->sysmon_deadline == INT64_MAX)
+			return INT64_MAX;
+		if (s->sysmon_deadline > target)
+			target = s->sysmon_deadline;
+	}
+	struct smclock k = clock_of(s); /* a copy: the future is only peeked at */
+	skip_to(s, &k, target);
+	return peek_next(s, &k);
 }

@@ -2,18 +2,24 @@
  * from system calls, and the schedtrace hook (runtime/proc.go: sysmon,
  * retake, preemptone, schedtrace).
  *
- * Passes happen every cfg.sysmon_period_us of simulated time (the seed's
- * fixed 20 us), after the instant's events and scheduling. A pass that
- * cannot change anything is skipped: sysmon records what it observed and
- * sleeps until the first pass at which an observation could differ (some
- * P's schedtick, syscalltick or status changed, or an idle P appeared or
- * vanished) or a deadline it computed falls due (a slice expiring, a
- * syscall's 10 ms grace, the next schedtrace line). cfg.eager_sysmon runs
- * every pass instead; both give the same trace (a test checks it).
+ * Passes come after the instant's events and scheduling. With
+ * SYSMON_FIXED (the seed model) they come every cfg.sysmon_period_us;
+ * with SYSMON_ADAPTIVE they follow the runtime's loop in sysmon(): sleep
+ * 20 us (the period), and after 50 passes in a row that retook no P from
+ * a syscall double the sleep each pass up to 10 ms; a retake resets it.
  *
- * Simplification: the runtime's sysmon sleeps 20 us only while it keeps
- * retaking Ps and backs off to 10 ms when idle (and longer on Linux: timer
- * slack); here its period is fixed. */
+ * A pass that cannot change anything is skipped: sysmon's clock still
+ * advances through it (an idle pass), but the model does no work for it.
+ * A pass runs when an observation could differ (some P's schedtick,
+ * syscalltick, status or G changed, or an idle P appeared or vanished
+ * since the last one) or a deadline it computed falls due (a slice
+ * expiring, a syscall's 10 ms grace, the next schedtrace line).
+ * cfg.eager_sysmon runs every pass instead; both give the same trace (a
+ * test checks it).
+ *
+ * Simplification: the real sleep is longer than asked (Linux timer slack:
+ * 20 us sleeps take about 90 us on the machines measured); neither mode
+ * adds it unless --sysmon-period says so. */
 #ifndef GOSIM_SYSMON_H
 #define GOSIM_SYSMON_H
 
@@ -25,8 +31,13 @@
  * == 0) is retaken at sysmon's first look, work or not. */
 #define SYSMON_LONG_AGO (INT64_MIN / 4)
 
+#define SYSMON_IDLE_PASSES 50   /* sysmon: idle > 50 -> delay *= 2 */
+#define SYSMON_MAX_DELAY_US 10000 /* sysmon: delay capped at 10 ms */
+
 void sysmon_pass(struct sim *s);
-int sysmon_due(const struct sim *s);
+/* Whether a pass falls at the current instant and must run. */
+int sysmon_runs_now(struct sim *s);
+/* The next pass to run after the current instant (INT64_MAX: none due). */
 int64_t sysmon_next_wake(const struct sim *s);
 
 #endif

@@ -135,10 +135,11 @@ Test(sysmon, skipping_idle_passes_gives_the_same_trace_as_running_every_pass)
 	const char *names[] = { "fanout", "syscalls", "tightloop", "pingpong" };
 	for (int w = 0; w < 4; w++)
 		for (int procs = 1; procs <= 4; procs++)
-			for (int mode = 0; mode < 3; mode++) {
+			for (int mode = 0; mode < 6; mode++) {
 				struct sim_config cfg = test_config(procs);
 				cfg.check = 0;
-				cfg.preempt = (enum sim_preempt)mode;
+				cfg.preempt = (enum sim_preempt)(mode % 3);
+				cfg.sysmon = mode < 3 ? SYSMON_FIXED : SYSMON_ADAPTIVE;
 				cfg.schedtrace_ms = 1;
 				struct run_result lazy, eager;
 				run_builtin(names[w], &cfg, NULL, &lazy);
@@ -149,4 +150,66 @@ Test(sysmon, skipping_idle_passes_gives_the_same_trace_as_running_every_pass)
 				run_result_free(&lazy);
 				run_result_free(&eager);
 			}
+}
+
+Test(sysmon, adaptive_sysmon_gives_cpu_bound_goroutines_20ms_slices)
+{
+	/* Appendix A.2 of the rules: three CPU-bound goroutines on one P; the
+	 * real Go 1.19 runtime measured a median slice of 20.30 ms. */
+	struct program *p = load_text("{\"main\": [{\"go\": \"f\"}, {\"go\": \"f\"}, {\"go\": \"f\"}],"
+				      " \"funcs\": {\"f\": [{\"loop\": \"300ms\"}]}}");
+	struct sim_config cfg = test_config(1);
+	cfg.check = 0;
+	cfg.sysmon = SYSMON_ADAPTIVE;
+	struct run_result r;
+	run_program(p, &cfg, &r);
+	cr_assert_eq(r.status, SIM_DONE);
+	int64_t last = -1, n = 0, at20 = 0;
+	for (size_t i = 0; i < r.log.n; i++) {
+		if (r.log.ev[i].ev == EV_G && r.log.ev[i].to == PL_DEAD && r.log.ev[i].g != 1)
+			break; /* slices from here on start at a goroutine's exit */
+		if (r.log.ev[i].ev != EV_PREEMPT)
+			continue;
+		if (last >= 0 && r.log.ev[i].t > 100000) { /* after sysmon has backed off */
+			int64_t gap = r.log.ev[i].t - last;
+			at20 += gap == 20000;
+			n++;
+		}
+		last = r.log.ev[i].t;
+	}
+	cr_assert_gt(n, 20);
+	cr_assert_eq(at20, n, "every slice is two 10 ms sysmon periods (%lld of %lld)", (long long)at20, (long long)n);
+	cfg.sysmon = SYSMON_FIXED;
+	struct run_result f;
+	run_program(p, &cfg, &f);
+	long k = evlog_find(&f.log, 0, EV_PREEMPT, -1, -1);
+	long k2 = evlog_find(&f.log, (size_t)k + 1, EV_PREEMPT, -1, -1);
+	cr_assert_eq(f.log.ev[k2].t - f.log.ev[k].t, 10000 + SYSMON_PERIOD_US,
+		     "the seed's fixed sysmon gives 10 ms slices (seen one pass after they start)");
+	run_result_free(&r);
+	run_result_free(&f);
+	program_free(p);
+}
+
+Test(sysmon, adaptive_sysmon_backs_off_while_it_retakes_nothing)
+{
+	/* A CPU-bound main: no retakes, so sysmon backs off; its first look
+	 * comes at 20 us but the preemption only at the first pass 10 ms
+	 * later, on a period that has grown. */
+	struct program *p = load_text("{\"main\": [{\"go\": \"f\"}, {\"loop\": \"50ms\"}], \"funcs\": {\"f\": [{\"run\": 10}]}}");
+	struct sim_config cfg = test_config(1);
+	cfg.sysmon = SYSMON_ADAPTIVE;
+	struct run_result r;
+	run_program(p, &cfg, &r);
+	long k = evlog_find(&r.log, 0, EV_PREEMPT, 1, -1);
+	cr_assert_geq(k, 0);
+	/* passes: 51 x 20 us (to 1.02 ms), then 40, 80, ... 5120 us, then 10 ms */
+	int64_t t = 20 * 51, d = 20;
+	while (t < 10020) {
+		d = d * 2 > 10000 ? 10000 : d * 2;
+		t += d;
+	}
+	cr_assert_eq(r.log.ev[k].t, t);
+	run_result_free(&r);
+	program_free(p);
 }
