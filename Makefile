@@ -47,6 +47,7 @@ unit: $(B)/unit
 cli: $(B)/gosim
 	sh tests/cli.sh $(B)/gosim
 	sh tests/errors.sh $(B)/gosim
+	sh tests/parser.sh $(B)/gosim
 
 # The fuzz target over the seed corpus and past crashes, with any compiler.
 FUZZ_OBJ = $(LIB_OBJ) $(CMD:%.c=$(B)/%.o) $(B)/tests/fuzz/fuzz_gosim.o
