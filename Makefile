@@ -64,7 +64,7 @@ fuzz:
 	$(MAKE) B=build/fuzz CC=clang CFLAGS="-O1 -g -fsanitize=fuzzer-no-link,address,undefined" build/fuzz/fuzz-gosim
 	mkdir -p build/fuzz/corpus build/fuzz/artifacts
 	cp tests/fuzz/corpus/* build/fuzz/corpus/
-	build/fuzz/fuzz-gosim -max_total_time=$(FUZZ_SECONDS) -close_fd_mask=2 -print_final_stats=1 \
+	build/fuzz/fuzz-gosim -max_total_time=$(FUZZ_SECONDS) -timeout=20 -close_fd_mask=2 -print_final_stats=1 \
 		-artifact_prefix=build/fuzz/artifacts/ build/fuzz/corpus
 
 $(B)/fuzz-gosim: $(FUZZ_OBJ)

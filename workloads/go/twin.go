@@ -4,6 +4,7 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"os"
 	"sort"
@@ -38,12 +39,32 @@ func loopIters(n int64) {
 
 type rate struct{ run, loop float64 } // iterations per microsecond
 
+var (
+	calibrateOnly = flag.Bool("calibrate", false, "measure the busy loops, print their rates and exit")
+	runRate       = flag.Float64("run-rate", 0, "iterations per us of run work (0: measure)")
+	loopRate      = flag.Float64("loop-rate", 0, "iterations per us of loop work (0: measure)")
+)
+
 // calibrate measures both loops for about 20 ms each, before the clock
-// starts; a program with no work (used) skips it.
+// starts; a program with no work (used) skips it, and -run-rate/-loop-rate
+// (from an earlier -calibrate) replace it, so that GODEBUG=schedtrace's
+// clock and the workload start together.
 func calibrate(used time.Duration) rate {
+	if *calibrateOnly {
+		r := measureRates()
+		fmt.Printf("-run-rate %.3f -loop-rate %.3f\n", r.run, r.loop)
+		os.Exit(0)
+	}
+	if *runRate > 0 && *loopRate > 0 {
+		return rate{run: *runRate, loop: *loopRate}
+	}
 	if used == 0 {
 		return rate{}
 	}
+	return measureRates()
+}
+
+func measureRates() rate {
 	measure := func(f func(int64)) float64 {
 		n := int64(1 << 16)
 		for {
