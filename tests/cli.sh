@@ -125,6 +125,14 @@ expect "schedtrace goes to stderr" 0 "$GOSIM" -w tightloop -q --schedtrace=10 --
 grep -q "^SCHED 0ms: gomaxprocs=1 idleprocs=0 threads=2" "$T/err" && ok "schedtrace prints SCHED lines" || bad "schedtrace prints SCHED lines"
 expect "check mode passes" 0 "$GOSIM" -w syscalls --check -q
 
+if command -v gnuplot >/dev/null 2>&1; then
+	"$GOSIM" -w syscalls -q --trace="$T/tl.csv"
+	gnuplot -e "trace='$T/tl.csv'; out='$T/tl.png'" tools/timeline.gp 2>"$T/err"
+	[ -s "$T/tl.png" ] && [ ! -s "$T/err" ] && head -c 4 "$T/tl.png" | grep -q PNG && ok "tools/timeline.gp draws a trace" || bad "tools/timeline.gp draws a trace"
+	gnuplot -e "trace='$T/tl.csv'; out='$T/tl.svg'" tools/timeline.gp 2>"$T/err"
+	grep -q "<svg" "$T/tl.svg" && grep -q ">M2<\|>G5<" "$T/tl.svg" && ok "tools/timeline.gp draws SVG with lanes and labels" || bad "timeline SVG"
+fi
+
 a=$("$GOSIM" -w fanout -p 8 -s 5 --trace - --format=csv 2>/dev/null | cksum)
 b=$("$GOSIM" -w fanout -p 8 -s 5 --trace - --format=csv 2>/dev/null | cksum)
 [ "$a" = "$b" ] && ok "the same seed gives the same bytes" || bad "the same seed gives the same bytes"
