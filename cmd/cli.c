@@ -35,6 +35,8 @@ static const char usage_text[] =
 	"                            adaptive: the runtime's back-off, 20us doubling to\n"
 	"                            10ms after 50 passes that retake nothing\n"
 	"      --sysmon-period=DUR   sysmon's period, or first delay (default 20us)\n"
+	"      --sysmon-slack=DUR    added to each of sysmon's sleeps, as Linux timer\n"
+	"                            slack does (default 0; about 67us measured)\n"
 	"      --max-threads=N       thread limit, as debug.SetMaxThreads (default 10000)\n"
 	"      --max-goroutines=N    refuse workloads that start more (default 100000000)\n"
 	"      --until=DUR           stop with an error past DUR of simulated time\n"
@@ -66,7 +68,7 @@ static const char usage_text[] =
 	"Example: gosim -w syscalls -p 4 --trace out.json --schedtrace=1\n";
 
 enum { OPT_STEAL = 256, OPT_PREEMPT, OPT_SLICE, OPT_SYSMON_PERIOD, OPT_MAX_THREADS, OPT_SCHEDTRACE,
-       OPT_SCHEDDETAIL, OPT_GO, OPT_CHECK, OPT_EAGER, OPT_LIST, OPT_MAX_GOROUTINES, OPT_UNTIL, OPT_STATS, OPT_SYSMON };
+       OPT_SCHEDDETAIL, OPT_GO, OPT_CHECK, OPT_EAGER, OPT_LIST, OPT_MAX_GOROUTINES, OPT_UNTIL, OPT_STATS, OPT_SYSMON, OPT_SYSMON_SLACK };
 
 static const struct option long_opts[] = {
 	{ "workload", required_argument, NULL, 'w' },
@@ -77,6 +79,7 @@ static const struct option long_opts[] = {
 	{ "slice", required_argument, NULL, OPT_SLICE },
 	{ "sysmon-period", required_argument, NULL, OPT_SYSMON_PERIOD },
 	{ "sysmon", required_argument, NULL, OPT_SYSMON },
+	{ "sysmon-slack", required_argument, NULL, OPT_SYSMON_SLACK },
 	{ "max-threads", required_argument, NULL, OPT_MAX_THREADS },
 	{ "max-goroutines", required_argument, NULL, OPT_MAX_GOROUTINES },
 	{ "until", required_argument, NULL, OPT_UNTIL },
@@ -196,6 +199,16 @@ static int parse_long_only(struct opts *o, int c, const char *arg)
 			return EXIT_USAGE;
 		o->cfg.sysmon = (enum sim_sysmon)choice;
 		return 0;
+	}
+	case OPT_SYSMON_SLACK: {
+		long long v2;
+		if (parse_int(arg, 0, 1000000, &v2) == 0) {
+			o->cfg.sysmon_slack_us = v2;
+			return 0;
+		}
+		if (workload_parse_duration_us(arg, &o->cfg.sysmon_slack_us) == 0 && o->cfg.sysmon_slack_us <= 1000000)
+			return 0;
+		return bad("--sysmon-slack", arg, "expected a duration up to 1s, such as 67us");
 	}
 	case OPT_SLICE:
 		return parse_dur(arg, &o->cfg.slice_us) ? bad("--slice", arg, "expected a duration such as 10ms") : 0;

@@ -302,11 +302,11 @@ static char *config_json(const struct run *r)
 	json_t *defs = json_object();
 	for (int i = 0; i < r->o->ndefines; i++)
 		json_object_set_new(defs, r->o->defines[i].name, json_string(r->o->defines[i].value));
-	json_t *j = json_pack("{ss sI ss ss sI sI ss sI sI so ss}", "workload", r->prog->name, "procs",
+	json_t *j = json_pack("{ss sI ss ss sI sI ss sI sI sI so ss}", "workload", r->prog->name, "procs",
 			      (json_int_t)c->procs, "steal", c->steal ? "on" : "off", "preempt", modes[c->preempt],
 			      "seed", (json_int_t)c->seed, "slice_us", (json_int_t)c->slice_us, "sysmon",
 			      c->sysmon == SYSMON_FIXED ? "fixed" : "adaptive", "sysmon_period_us",
-			      (json_int_t)c->sysmon_period_us, "max_threads", (json_int_t)c->max_threads, "defines",
+			      (json_int_t)c->sysmon_period_us, "sysmon_slack_us", (json_int_t)c->sysmon_slack_us, "max_threads", (json_int_t)c->max_threads, "defines",
 			      defs, "go", r->o->go_version);
 	char *s = j ? json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
 	json_decref(j);

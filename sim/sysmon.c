@@ -132,7 +132,7 @@ static struct smclock clock_of(const struct sim *s) { return (struct smclock){ s
 
 static int64_t peek_next(const struct sim *s, const struct smclock *k)
 {
-	return k->t + next_delay(s, k->idle, k->delay);
+	return k->t + next_delay(s, k->idle, k->delay) + s->cfg.sysmon_slack_us;
 }
 
 /* Moves a clock through the idle passes before `target`; in the steady
@@ -144,12 +144,13 @@ static void skip_to(const struct sim *s, struct smclock *k, int64_t target)
 		int steady = s->cfg.sysmon == SYSMON_FIXED || (k->idle > SYSMON_IDLE_PASSES && d == k->delay &&
 							      next_delay(s, k->idle + 1, d) == d);
 		if (steady) {
-			int64_t n = (target - k->t - 1) / d; /* passes strictly before target */
-			k->t += n * d;
+			int64_t step = d + s->cfg.sysmon_slack_us;
+			int64_t n = (target - k->t - 1) / step; /* passes strictly before target */
+			k->t += n * step;
 			k->idle = k->idle + n > (1 << 30) ? (1 << 30) : k->idle + n;
 			return;
 		}
-		k->t += d;
+		k->t += d + s->cfg.sysmon_slack_us;
 		k->delay = d;
 		k->idle++;
 	}

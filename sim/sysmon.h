@@ -18,8 +18,8 @@
  * test checks it).
  *
  * Simplification: the real sleep is longer than asked (Linux timer slack:
- * 20 us sleeps take about 90 us on the machines measured); neither mode
- * adds it unless --sysmon-period says so. */
+ * usleep(20) takes about 87 us on the machines measured); the model adds
+ * cfg.sysmon_slack_us (--sysmon-slack, default 0) to every sleep. */
 #ifndef GOSIM_SYSMON_H
 #define GOSIM_SYSMON_H
 

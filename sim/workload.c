@@ -86,6 +86,14 @@ static int resolve(struct wctx *c, json_t *v, json_t **out, char *via, size_t vi
 
 int workload_parse_duration(const char *s, int64_t *us)
 {
+	if (workload_parse_duration_us(s, us) != 0)
+		return -1;
+	*us = (*us + TICK_US - 1) / TICK_US * TICK_US;
+	return 0;
+}
+
+int workload_parse_duration_us(const char *s, int64_t *us)
+{
 	static const struct { const char *name; int64_t ns; } units[] = {
 		{ "ns", 1 }, { "us", 1000 }, { "\xc2\xb5s", 1000 }, { "ms", 1000000 }, { "s", 1000000000 },
 	};
@@ -118,7 +126,6 @@ int workload_parse_duration(const char *s, int64_t *us)
 		if (__builtin_add_overflow(ns, fns, &ns))
 			return -1;
 		int64_t u = ns / 1000 + (ns % 1000 != 0);
-		u = (u + TICK_US - 1) / TICK_US * TICK_US;
 		if (u > WORKLOAD_MAX_US)
 			return -1;
 		*us = u;

@@ -64,6 +64,9 @@ void program_free(struct program *p);
 /* Parses a duration ("250us", "1.5ms", "2s", "100ns" or an integer of us),
  * rounded up to the tick. Returns 0 on success. */
 int workload_parse_duration(const char *s, int64_t *us);
+/* The same, rounded up to the microsecond only (for options such as
+ * --sysmon-slack that are not workload durations). */
+int workload_parse_duration_us(const char *s, int64_t *us);
 
 /* What a program does in all, following go statements and repeats (the
  * language has no conditions, so this is exact); saturates at INT64_MAX. */

@@ -26,6 +26,9 @@ Test(workload, durations_take_units_and_round_up_to_the_tick)
 	cr_assert_eq(dur("-1ms"), -1);
 	cr_assert_eq(dur("1h"), -1);
 	cr_assert_eq(dur("99999999999999999999s"), -1);
+	int64_t us;
+	cr_assert_eq(workload_parse_duration_us("67us", &us), 0);
+	cr_assert_eq(us, 67, "options that are not workload durations keep the microsecond");
 }
 
 static const char *error_of(const char *json, const struct param_override *ov, int nov)
