@@ -619,7 +619,8 @@ static int64_t sat_mul(int64_t a, int64_t b)
 }
 
 /* Totals of ops [i, end) of function fi; memo caches whole functions
- * (the compiler rejected go cycles, so the recursion ends). */
+ * (done: 1 computed, 2 being computed). The compiler rejected reachable go
+ * cycles and repeats of 0 are skipped, so the recursion ends. */
 static struct program_totals totals_of(const struct program *p, int32_t fi, int32_t i, int32_t end,
 				       struct program_totals *memo, uint8_t *done)
 {
@@ -634,7 +635,10 @@ static struct program_totals totals_of(const struct program *p, int32_t fi, int3
 			t.syscall_us = sat_add(t.syscall_us, op->val);
 		} else if (op->kind == OP_GO) {
 			int32_t g = op->arg;
+			if (done[g] == 2) /* a cycle; the compiler rejects reachable ones */
+				return (struct program_totals){ INT64_MAX, INT64_MAX, INT64_MAX, INT64_MAX };
 			if (!done[g]) {
+				done[g] = 2;
 				memo[g] = totals_of(p, g, 0, p->funcs[g].nops, memo, done);
 				done[g] = 1;
 			}
@@ -642,6 +646,8 @@ static struct program_totals totals_of(const struct program *p, int32_t fi, int3
 			t.syscall_us = sat_add(t.syscall_us, memo[g].syscall_us);
 			t.steps = sat_add(t.steps, memo[g].steps);
 			t.goroutines = sat_add(t.goroutines, sat_add(memo[g].goroutines, 1));
+		} else if (op->kind == OP_REPEAT && op->val == 0) {
+			i = op->arg; /* never runs */
 		} else if (op->kind == OP_REPEAT) {
 			struct program_totals b = totals_of(p, fi, i + 1, op->arg, memo, done);
 			t.work_us = sat_add(t.work_us, sat_mul(op->val, b.work_us));
