@@ -53,24 +53,39 @@ static void skip_string(struct scan *p, size_t *b, size_t *e)
 
 static void skip_value(struct scan *p);
 
+/* Skips the rest of an item: its value, white space and a comma. */
+static void next_item(struct scan *p)
+{
+	skip_value(p);
+	ws(p);
+	if (peek(p) == ',') {
+		adv(p);
+		ws(p);
+	}
+}
+
+/* Skips a member's key and colon, noting where the key began. */
+static int member_key(struct scan *p, const char *key, int *line, int *col)
+{
+	size_t b, e;
+	*line = p->line;
+	*col = p->col;
+	skip_string(p, &b, &e);
+	ws(p);
+	adv(p); /* ':' */
+	ws(p);
+	return key && e - b == strlen(key) && memcmp(p->s + b, key, e - b) == 0;
+}
+
 static void skip_container(struct scan *p, int close)
 {
 	adv(p);
 	ws(p);
+	int line, col;
 	while (p->i < p->n && peek(p) != close) {
-		if (close == '}') {
-			size_t b, e;
-			skip_string(p, &b, &e);
-			ws(p);
-			adv(p); /* ':' */
-			ws(p);
-		}
-		skip_value(p);
-		ws(p);
-		if (peek(p) == ',') {
-			adv(p);
-			ws(p);
-		}
+		if (close == '}')
+			member_key(p, NULL, &line, &col);
+		next_item(p);
 	}
 	if (p->i < p->n)
 		adv(p);
@@ -102,25 +117,15 @@ static int find_member(struct scan *p, const struct jsonpos_step *path, int n, i
 	adv(p);
 	ws(p);
 	while (p->i < p->n && peek(p) != '}') {
-		int kl = p->line, kc = p->col;
-		size_t b, e;
-		skip_string(p, &b, &e);
-		int match = e - b == strlen(path->key) && memcmp(p->s + b, path->key, e - b) == 0;
-		ws(p);
-		adv(p);
-		ws(p);
-		if (match && path->want_key) {
+		int kl, kc;
+		if (!member_key(p, path->key, &kl, &kc)) {
+			next_item(p);
+		} else if (path->want_key) {
 			*line = kl;
 			*col = kc;
 			return 1;
-		}
-		if (match)
+		} else {
 			return find(p, path + 1, n - 1, line, col);
-		skip_value(p);
-		ws(p);
-		if (peek(p) == ',') {
-			adv(p);
-			ws(p);
 		}
 	}
 	return 0;
@@ -133,12 +138,7 @@ static int find_element(struct scan *p, const struct jsonpos_step *path, int n, 
 	for (int k = 0; p->i < p->n && peek(p) != ']'; k++) {
 		if (k == path->index)
 			return find(p, path + 1, n - 1, line, col);
-		skip_value(p);
-		ws(p);
-		if (peek(p) == ',') {
-			adv(p);
-			ws(p);
-		}
+		next_item(p);
 	}
 	return 0;
 }

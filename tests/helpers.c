@@ -117,3 +117,9 @@ long evlog_find(const struct evlog *l, size_t from, int ev, int g, int to)
 	}
 	return -1;
 }
+
+long first_start(const struct evlog *l, int g)
+{
+	long k = evlog_find(l, 0, EV_G, g, PL_RUNNING);
+	return k < 0 ? -1 : (long)l->ev[k].t;
+}

@@ -36,5 +36,7 @@ int evlog_sink(void *ctx, const struct sim_event *e);
 
 /* The first event at or after index from matching ev/g/to (-1: any). */
 long evlog_find(const struct evlog *l, size_t from, int ev, int g, int to);
+/* When goroutine g (its goid) first ran, or -1. */
+long first_start(const struct evlog *l, int g);
 
 #endif

@@ -3,12 +3,6 @@
 
 #include "helpers.h"
 
-static long first_start(const struct evlog *l, int g)
-{
-	long k = evlog_find(l, 0, EV_G, g, PL_RUNNING);
-	return k < 0 ? -1 : l->ev[k].t;
-}
-
 Test(behaviour, fanout_with_stealing_on_4_ps_spreads_the_work)
 {
 	struct sim_config cfg = test_config(4);

@@ -5,12 +5,6 @@
 
 static const char *const tight[] = { "n=1", NULL };
 
-static long first_start(const struct evlog *l, int g)
-{
-	long k = evlog_find(l, 0, EV_G, g, PL_RUNNING);
-	return k < 0 ? -1 : l->ev[k].t;
-}
-
 Test(sysmon, async_preemption_stops_a_loop_after_one_slice)
 {
 	struct sim_config cfg = test_config(1);
