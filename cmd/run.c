@@ -465,8 +465,10 @@ int run_main(struct opts *o)
 {
 	struct run r = { .o = o };
 	int rc = load_workload(&r);
-	if (rc)
+	if (rc) {
+		program_free(r.prog);
 		return rc;
+	}
 	signal(SIGPIPE, SIG_IGN);
 	signal(SIGXFSZ, SIG_IGN); /* a file-size limit makes writes fail, not kill us */
 	signal(SIGINT, on_signal);
