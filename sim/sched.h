@@ -19,11 +19,12 @@
 
 #include "state.h"
 
+/* What findRunnable found: the G (still recorded in the place it was
+ * taken from, which execute reports), whether it inherits the time slice,
+ * and the reason the trace gives. */
 struct found {
 	int32_t g;
 	int inherit;
-	int from;      /* enum sim_place the G leaves */
-	int32_t from_p;
 	int reason;
 };
 
