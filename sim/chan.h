@@ -5,7 +5,8 @@
  * the *waker's* P, in runnext, and the waker keeps running. Otherwise a
  * buffered channel with room (or values) completes at once, and anything
  * else parks the G (gopark) on the channel's FIFO sendq or recvq.
- * Only counts are kept, never values. Close and select are not modelled. */
+ * Only counts are kept, never values.
+ * Simplification: close and select are not modelled. */
 #ifndef GOSIM_CHAN_H
 #define GOSIM_CHAN_H
 

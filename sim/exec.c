@@ -30,7 +30,9 @@ static void dropg(struct sim *s, struct g *gp)
 	s->allm[gp->m].curg = -1;
 }
 
-/* goexit0: the G is dead; the P schedules again. */
+/* goexit0: the G is dead; the P schedules again.
+ * Simplification: main's return does not end the program; the run ends
+ * when every goroutine has finished, as if main waited for them. */
 static void goexit(struct sim *s, int32_t gi)
 {
 	struct g *gp = &s->allg[gi];

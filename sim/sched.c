@@ -33,8 +33,9 @@ static int steal_work(struct sim *s, int32_t pi, struct found *f)
 	return 0;
 }
 
-/* findRunnable, in the runtime's order (timers, GC workers, netpoll and
- * the drop-P rechecks are not modelled):
+/* findRunnable, in the runtime's order.
+ * Simplification: timers, GC workers, the trace reader, netpoll and the
+ * drop-P rechecks are not modelled (nor GC and stop-the-world at all):
  * F6 one G from the global queue when schedtick%61 == 0;
  * F9 runnext (inherits the slice), then the local ring;
  * F10 a global batch; F12 steal. */

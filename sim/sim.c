@@ -284,6 +284,9 @@ static void handle(struct sim *s, const struct evq_item *it)
 	sim_check(s);
 }
 
+/* Simplification: the runtime's checkdead runs as Ms go idle; here a
+ * deadlock is declared when nothing is left to happen: no timed event,
+ * nothing runnable, and goroutines still waiting. */
 static void finish_instant(struct sim *s)
 {
 	if (s->status != SIM_RUNNING)

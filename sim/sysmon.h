@@ -19,7 +19,10 @@
  *
  * Simplification: the real sleep is longer than asked (Linux timer slack:
  * usleep(20) takes about 87 us on the machines measured); the model adds
- * cfg.sysmon_slack_us (--sysmon-slack, default 0) to every sleep. */
+ * cfg.sysmon_slack_us (--sysmon-slack, default 0) to every sleep. sysmon
+ * never deep-sleeps (it would not with schedtrace on) and nothing wakes it
+ * early; the netpoll, forcegc and scavenger parts of its loop do not
+ * exist here. */
 #ifndef GOSIM_SYSMON_H
 #define GOSIM_SYSMON_H
 

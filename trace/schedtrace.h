@@ -10,8 +10,9 @@
  * - 1.25 (1.25 and later): "[ a b ]" and " schedticks=[ t0 t1 ]".
  * Counts follow the runtime: idleprocs = npidle, threads = mcount() (sysmon
  * included), per-P queue lengths exclude runnext.
- * Simplification: gfreecnt and timerslen print 0 (no free-G cache, no
- * timers); lockedg/lockedm are none (no LockOSThread); the wait reason of
+ * Simplification: spinningthreads and needspinning print 0 (spinning is
+ * instant in the model, sched.h); gfreecnt and timerslen print 0 (no
+ * free-G cache, no timers); lockedg/lockedm are none (no LockOSThread); the wait reason of
  * a G is its last channel wait ("chan receive"/"chan send") or empty. */
 #ifndef GOSIM_SCHEDTRACE_H
 #define GOSIM_SCHEDTRACE_H
