@@ -33,6 +33,8 @@ struct run {
 	int io_errno;
 	int past_until;
 	double wall_s;
+	double start, last_progress;
+	int show_progress, progress_shown;
 };
 
 /* ---- workloads ---------------------------------------------------- */
@@ -361,30 +363,44 @@ static double wall_seconds(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* Shows progress on a terminal at most once a second; stops the run when
+ * a signal came. Called between instants and, through the sink, every
+ * SIM_PROGRESS_EVENTS events inside one. */
+static int progress(void *ctx, const struct sim *s)
+{
+	struct run *r = ctx;
+	if (interrupted)
+		return 1;
+	if (!r->show_progress)
+		return 0;
+	double now = wall_seconds();
+	if (now - r->last_progress < 1.0)
+		return 0;
+	struct sim_summary sum;
+	sim_summary(s, &sum);
+	fprintf(stderr, "\rgosim: %lld ms simulated, %lld events, %lld goroutines live, %.0f s\033[K",
+		(long long)(sim_now(s) / 1000), (long long)sum.events, (long long)sim_live(s), now - r->start);
+	r->last_progress = now;
+	r->progress_shown = 1;
+	return 0;
+}
+
 static enum sim_status simulate(struct run *r, struct sim *s)
 {
-	int progress = !r->o->quiet && isatty(STDERR_FILENO) && !r->o->cfg.schedtrace_ms;
-	double start = wall_seconds(), last = start;
+	r->show_progress = !r->o->quiet && isatty(STDERR_FILENO) && !r->o->cfg.schedtrace_ms;
+	r->start = r->last_progress = wall_seconds();
 	enum sim_status st;
 	for (uint64_t n = 1; (st = sim_step(s)) == SIM_RUNNING && !interrupted; n++) {
 		if (r->o->until_us && sim_now(s) > r->o->until_us) {
 			r->past_until = 1;
 			break;
 		}
-		if (!progress || n % 65536)
-			continue;
-		double now = wall_seconds();
-		if (now - last >= 1.0) {
-			struct sim_summary sum;
-			sim_summary(s, &sum);
-			fprintf(stderr, "\rgosim: %lld ms simulated, %lld events, %lld goroutines live, %.0f s\033[K",
-				(long long)(sim_now(s) / 1000), (long long)sum.events, (long long)sim_live(s), now - start);
-			last = now;
-		}
+		if (n % 4096 == 0)
+			progress(r, s);
 	}
-	if (progress && last != start)
+	if (r->progress_shown)
 		fputs("\r\033[K", stderr);
-	r->wall_s = wall_seconds() - start;
+	r->wall_s = wall_seconds() - r->start;
 	return st;
 }
 
@@ -400,6 +416,8 @@ static int report(struct run *r, struct sim *s, enum sim_status st)
 		return 128 + interrupted;
 	}
 	if (st == SIM_ABORTED) {
+		if (r->io_errno == 0) /* stopped by progress(): a signal */
+			return 128 + SIGTERM;
 		if (r->io_errno == EPIPE)
 			return EXIT_DONE; /* the reader went away: end quietly */
 		fprintf(stderr, "gosim: %s: %s\n", r->trace.path, strerror(r->io_errno));
@@ -476,7 +494,8 @@ int run_main(struct opts *o)
 	struct sim_error err;
 	struct sim *s = NULL;
 	if ((rc = open_trace(&r)) == 0) {
-		struct sim_sink sink = { .ctx = &r, .event = r.tw ? sink_event : NULL, .schedtrace = o->cfg.schedtrace_ms ? sink_schedtrace : NULL };
+		struct sim_sink sink = { .ctx = &r, .event = r.tw ? sink_event : NULL,
+					 .schedtrace = o->cfg.schedtrace_ms ? sink_schedtrace : NULL, .progress = progress };
 		s = sim_new(&o->cfg, r.prog, &sink, &err);
 		if (!s) {
 			fprintf(stderr, "gosim: %s\n", err.msg);

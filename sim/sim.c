@@ -66,6 +66,9 @@ int sim_emit(struct sim *s, struct sim_event *e)
 	e->seq = s->seq++;
 	s->sum.fingerprint = mix(s->sum.fingerprint, digest(e));
 	s->sum.events++;
+	if (s->sink.progress && s->sum.events % SIM_PROGRESS_EVENTS == 0 && s->sink.progress(s->sink.ctx, s) != 0 &&
+	    s->status == SIM_RUNNING)
+		s->status = SIM_ABORTED;
 	if (s->sink.event && s->sink.event(s->sink.ctx, e) != 0) {
 		if (s->status == SIM_RUNNING)
 			s->status = SIM_ABORTED;

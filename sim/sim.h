@@ -80,12 +80,17 @@ struct sim_event {
 
 /* The sink: where events go. event() returns nonzero to stop the run
  * (SIM_ABORTED), e.g. when its output failed. schedtrace() is called at the
- * sysmon passes where the runtime's schedtrace() would print. */
+ * sysmon passes where the runtime's schedtrace() would print. progress()
+ * is called every SIM_PROGRESS_EVENTS events, so that a caller can show
+ * progress or stop the run (nonzero) even inside one long instant. */
 struct sim_sink {
 	void *ctx;
 	int (*event)(void *ctx, const struct sim_event *e);
 	int (*schedtrace)(void *ctx, const struct sim *s);
+	int (*progress)(void *ctx, const struct sim *s);
 };
+
+#define SIM_PROGRESS_EVENTS (1 << 20)
 
 enum sim_status {
 	SIM_RUNNING, /* more to do */
