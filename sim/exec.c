@@ -134,6 +134,8 @@ static void repeat_op(struct g *gp, const struct op *op)
 void exec_run(struct sim *s, int32_t gi)
 {
 	while (s->status == SIM_RUNNING) {
+		if (++s->ops % SIM_PROGRESS_EVENTS == 0)
+			sim_poll(s); /* a long run of ops that emit nothing */
 		struct g *gp = &s->allg[gi];
 		const struct op *op = cur_op(s, gp);
 		if (!op) {

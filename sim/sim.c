@@ -66,15 +66,21 @@ int sim_emit(struct sim *s, struct sim_event *e)
 	e->seq = s->seq++;
 	s->sum.fingerprint = mix(s->sum.fingerprint, digest(e));
 	s->sum.events++;
-	if (s->sink.progress && s->sum.events % SIM_PROGRESS_EVENTS == 0 && s->sink.progress(s->sink.ctx, s) != 0 &&
-	    s->status == SIM_RUNNING)
-		s->status = SIM_ABORTED;
+	if (s->sum.events % SIM_PROGRESS_EVENTS == 0)
+		sim_poll(s);
 	if (s->sink.event && s->sink.event(s->sink.ctx, e) != 0) {
 		if (s->status == SIM_RUNNING)
 			s->status = SIM_ABORTED;
 		return -1;
 	}
 	return 0;
+}
+
+/* Lets the sink show progress or stop the run (see sim.h). */
+void sim_poll(struct sim *s)
+{
+	if (s->sink.progress && s->sink.progress(s->sink.ctx, s) != 0 && s->status == SIM_RUNNING)
+		s->status = SIM_ABORTED;
 }
 
 static void emit_state(struct sim *s, int ev, int32_t g, int32_t p, int32_t m, int from, int to)

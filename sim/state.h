@@ -138,6 +138,7 @@ struct sim {
 	/* accounting */
 	struct sim_summary sum;
 	uint64_t seq;
+	uint64_t ops;          /* ops executed, for sim_poll between events */
 	uint8_t *scratch;      /* check.c's per-G marks */
 	int64_t scratch_cap;
 };
@@ -151,6 +152,7 @@ void sim_emit_p(struct sim *s, int32_t pi, int from, int to);
 void sim_die(struct sim *s, const char *msg);
 void sim_broken(struct sim *s, const char *fmt, ...);
 int32_t sim_newg(struct sim *s, uint32_t fn);
+void sim_poll(struct sim *s);
 /* check.c: with cfg.check, walk the whole state; a violation ends the run
  * as SIM_BROKEN. */
 void sim_check(struct sim *s);

@@ -94,7 +94,9 @@ rc=$?
 ls "$T" | grep -q '\.tmp\.' && bad "no temporary file after a write failure" || ok "no temporary file after a write failure"
 
 echo old >"$T/keep.json"
-"$GOSIM" -w fanout -D n=5000000 --trace "$T/keep.json" >/dev/null 2>"$T/err" &
+# a long run that emits almost nothing: a billion empty loop turns at t=0
+printf '{"main": [{"repeat": 1000000000, "body": [{"repeat": 0, "body": [{"run": 10}]}]}]}' >"$T/long.json"
+"$GOSIM" -w "$T/long.json" --trace "$T/keep.json" >/dev/null 2>"$T/err" &
 pid=$!
 sleep 1
 kill -TERM $pid
