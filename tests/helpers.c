@@ -85,6 +85,13 @@ void run_builtin(const char *name, const struct sim_config *cfg, const char *con
 	program_free(p);
 }
 
+void run_text(const char *json, const struct sim_config *cfg, struct run_result *r)
+{
+	struct program *p = load_text(json);
+	run_program(p, cfg, r);
+	program_free(p);
+}
+
 void run_result_free(struct run_result *r)
 {
 	free(r->log.ev);

@@ -26,6 +26,8 @@ struct program *load_text(const char *json);
 struct sim_config test_config(int procs);
 /* Runs prog to the end; keeps every event in r->log. */
 void run_program(const struct program *prog, const struct sim_config *cfg, struct run_result *r);
+/* Compiles a workload from JSON text, runs it, frees the program. */
+void run_text(const char *json, const struct sim_config *cfg, struct run_result *r);
 void run_builtin(const char *name, const struct sim_config *cfg, const char *const *defines, struct run_result *r);
 void run_result_free(struct run_result *r);
 

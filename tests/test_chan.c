@@ -6,11 +6,10 @@
 Test(chan, a_send_to_a_waiting_receiver_readies_it_in_the_senders_runnext)
 {
 	/* main yields, G2 blocks in recv, main runs and sends. */
-	struct program *p = load_text("{\"chans\": {\"c\": 0}, \"main\": [{\"go\": \"r\"}, {\"gosched\": true}, {\"run\": 100}, {\"send\": \"c\"}, {\"run\": 100}],"
-				      " \"funcs\": {\"r\": [{\"recv\": \"c\"}, {\"run\": 10}]}}");
 	struct sim_config cfg = test_config(1);
 	struct run_result r;
-	run_program(p, &cfg, &r);
+	run_text("{\"chans\": {\"c\": 0}, \"main\": [{\"go\": \"r\"}, {\"gosched\": true}, {\"run\": 100}, {\"send\": \"c\"}, {\"run\": 100}],"
+				      " \"funcs\": {\"r\": [{\"recv\": \"c\"}, {\"run\": 10}]}}", &cfg, &r);
 	cr_assert_eq(r.status, SIM_DONE);
 	long park = evlog_find(&r.log, 0, EV_G, 2, PL_WAITING);
 	long wake = evlog_find(&r.log, (size_t)park, EV_G, 2, PL_RUNNEXT);
@@ -23,21 +22,18 @@ Test(chan, a_send_to_a_waiting_receiver_readies_it_in_the_senders_runnext)
 	cr_assert_eq(r.log.ev[next].to, PL_DEAD, "the sender keeps running to its end");
 	cr_assert_eq(r.log.ev[next].t, 200);
 	run_result_free(&r);
-	program_free(p);
 }
 
 Test(chan, a_buffered_channel_blocks_only_when_full)
 {
-	struct program *p = load_text("{\"chans\": {\"b\": 2}, \"main\": [{\"go\": \"r\"}, {\"send\": \"b\"}, {\"send\": \"b\"}, {\"send\": \"b\"}],"
-				      " \"funcs\": {\"r\": [{\"run\": 50}, {\"recv\": \"b\"}, {\"recv\": \"b\"}, {\"recv\": \"b\"}]}}");
 	struct sim_config cfg = test_config(1);
 	struct run_result r;
-	run_program(p, &cfg, &r);
+	run_text("{\"chans\": {\"b\": 2}, \"main\": [{\"go\": \"r\"}, {\"send\": \"b\"}, {\"send\": \"b\"}, {\"send\": \"b\"}],"
+				      " \"funcs\": {\"r\": [{\"run\": 50}, {\"recv\": \"b\"}, {\"recv\": \"b\"}, {\"recv\": \"b\"}]}}", &cfg, &r);
 	cr_assert_eq(r.status, SIM_DONE);
 	long park = evlog_find(&r.log, 0, EV_G, 1, PL_WAITING);
 	cr_assert_geq(park, 0, "the third send blocks");
 	cr_assert_eq(r.log.ev[park].t, 0);
 	cr_assert_eq(evlog_find(&r.log, 0, EV_G, 2, PL_WAITING), -1, "the receiver never waits");
 	run_result_free(&r);
-	program_free(p);
 }

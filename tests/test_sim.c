@@ -47,14 +47,12 @@ Test(sim, every_builtin_workload_completes_with_cpu_used_equal_to_work_requested
 
 Test(sim, a_goroutine_waiting_forever_is_a_deadlock_with_the_runtimes_message)
 {
-	struct program *p = load_text("{\"chans\": {\"c\": 0}, \"main\": [{\"recv\": \"c\"}]}");
 	struct sim_config cfg = test_config(2);
 	struct run_result r;
-	run_program(p, &cfg, &r);
+	run_text("{\"chans\": {\"c\": 0}, \"main\": [{\"recv\": \"c\"}]}", &cfg, &r);
 	cr_assert_eq(r.status, SIM_DIED);
 	cr_assert_str_eq(r.msg, "fatal error: all goroutines are asleep - deadlock!");
 	run_result_free(&r);
-	program_free(p);
 }
 
 Test(sim, more_threads_than_the_limit_kill_the_program_like_checkmcount)

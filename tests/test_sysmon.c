@@ -34,30 +34,26 @@ Test(sysmon, cooperative_preemption_cannot_stop_a_loop_without_calls)
 
 Test(sysmon, cooperative_preemption_stops_run_work)
 {
-	struct program *p = load_text("{\"main\": [{\"go\": \"f\"}, {\"run\": \"30ms\"}], \"funcs\": {\"f\": [{\"run\": \"1ms\"}]}}");
 	struct sim_config cfg = test_config(1);
 	cfg.preempt = PREEMPT_COOPERATIVE;
 	struct run_result r;
-	run_program(p, &cfg, &r);
+	run_text("{\"main\": [{\"go\": \"f\"}, {\"run\": \"30ms\"}], \"funcs\": {\"f\": [{\"run\": \"1ms\"}]}}", &cfg, &r);
 	cr_assert_eq(r.status, SIM_DONE);
 	cr_assert_geq(r.sum.preemptions, 1);
 	cr_assert_eq(first_start(&r.log, 2), FORCE_PREEMPT_US + SYSMON_PERIOD_US);
 	run_result_free(&r);
-	program_free(p);
 }
 
 Test(sysmon, a_request_left_pending_by_a_loop_stops_the_next_run)
 {
-	struct program *p = load_text("{\"main\": [{\"go\": \"f\"}, {\"loop\": \"15ms\"}, {\"run\": \"5ms\"}], \"funcs\": {\"f\": [{\"run\": \"1ms\"}]}}");
 	struct sim_config cfg = test_config(1);
 	cfg.preempt = PREEMPT_COOPERATIVE;
 	struct run_result r;
-	run_program(p, &cfg, &r);
+	run_text("{\"main\": [{\"go\": \"f\"}, {\"loop\": \"15ms\"}, {\"run\": \"5ms\"}], \"funcs\": {\"f\": [{\"run\": \"1ms\"}]}}", &cfg, &r);
 	long k = evlog_find(&r.log, 0, EV_PREEMPT, 1, -1);
 	cr_assert_geq(k, 0);
 	cr_assert_eq(r.log.ev[k].t, 15000, "stopped as the loop ends and the run begins");
 	run_result_free(&r);
-	program_free(p);
 }
 
 Test(sysmon, preempt_off_never_preempts)
@@ -74,10 +70,9 @@ Test(sysmon, preempt_off_never_preempts)
 Test(sysmon, a_syscall_p_with_queued_work_is_retaken_and_handed_off)
 {
 	/* main queues f in runnext, then blocks in a syscall: P0 has work. */
-	struct program *p = load_text("{\"main\": [{\"go\": \"f\"}, {\"syscall\": \"5ms\"}], \"funcs\": {\"f\": [{\"run\": \"1ms\"}]}}");
 	struct sim_config cfg = test_config(1);
 	struct run_result r;
-	run_program(p, &cfg, &r);
+	run_text("{\"main\": [{\"go\": \"f\"}, {\"syscall\": \"5ms\"}], \"funcs\": {\"f\": [{\"run\": \"1ms\"}]}}", &cfg, &r);
 	cr_assert_eq(r.status, SIM_DONE);
 	long k = evlog_find(&r.log, 0, EV_HANDOFF, -1, -1);
 	cr_assert_geq(k, 0);
@@ -89,28 +84,24 @@ Test(sysmon, a_syscall_p_with_queued_work_is_retaken_and_handed_off)
 	cr_assert_eq(first_start(&r.log, 2), SYSMON_PERIOD_US);
 	cr_assert_eq(r.sum.threads_peak, 3);
 	run_result_free(&r);
-	program_free(p);
 }
 
 Test(sysmon, a_fresh_ps_first_syscall_is_retaken_at_the_first_look)
 {
-	struct program *p = load_text("{\"main\": [{\"syscall\": \"1ms\"}]}");
 	struct sim_config cfg = test_config(2);
 	struct run_result r;
-	run_program(p, &cfg, &r);
+	run_text("{\"main\": [{\"syscall\": \"1ms\"}]}", &cfg, &r);
 	long k = evlog_find(&r.log, 0, EV_HANDOFF, -1, -1);
 	cr_assert_geq(k, 0);
 	cr_assert_eq(r.log.ev[k].t, SYSMON_PERIOD_US);
 	run_result_free(&r);
-	program_free(p);
 }
 
 Test(sysmon, a_syscall_p_without_work_is_left_10ms_while_a_p_is_idle)
 {
-	struct program *p = load_text("{\"main\": [{\"syscall\": \"100us\"}, {\"syscall\": \"30ms\"}]}");
 	struct sim_config cfg = test_config(2);
 	struct run_result r;
-	run_program(p, &cfg, &r);
+	run_text("{\"main\": [{\"syscall\": \"100us\"}, {\"syscall\": \"30ms\"}]}", &cfg, &r);
 	long k = evlog_find(&r.log, 0, EV_HANDOFF, -1, -1);
 	k = evlog_find(&r.log, (size_t)k + 1, EV_HANDOFF, -1, -1);
 	cr_assert_geq(k, 0);
@@ -121,7 +112,6 @@ Test(sysmon, a_syscall_p_without_work_is_left_10ms_while_a_p_is_idle)
 	 * nothing. */
 	cr_assert_eq(r.log.ev[k].t, 100 + RETAKE_SYSCALL_US);
 	run_result_free(&r);
-	program_free(p);
 }
 
 Test(sysmon, skipping_idle_passes_gives_the_same_trace_as_running_every_pass)
@@ -191,11 +181,10 @@ Test(sysmon, adaptive_sysmon_backs_off_while_it_retakes_nothing)
 	/* A CPU-bound main: no retakes, so sysmon backs off; its first look
 	 * comes at 20 us but the preemption only at the first pass 10 ms
 	 * later, on a period that has grown. */
-	struct program *p = load_text("{\"main\": [{\"go\": \"f\"}, {\"loop\": \"50ms\"}], \"funcs\": {\"f\": [{\"run\": 10}]}}");
 	struct sim_config cfg = test_config(1);
 	cfg.sysmon = SYSMON_ADAPTIVE;
 	struct run_result r;
-	run_program(p, &cfg, &r);
+	run_text("{\"main\": [{\"go\": \"f\"}, {\"loop\": \"50ms\"}], \"funcs\": {\"f\": [{\"run\": 10}]}}", &cfg, &r);
 	long k = evlog_find(&r.log, 0, EV_PREEMPT, 1, -1);
 	cr_assert_geq(k, 0);
 	/* passes: 51 x 20 us (to 1.02 ms), then 40, 80, ... 5120 us, then 10 ms */
@@ -206,7 +195,6 @@ Test(sysmon, adaptive_sysmon_backs_off_while_it_retakes_nothing)
 	}
 	cr_assert_eq(r.log.ev[k].t, t);
 	run_result_free(&r);
-	program_free(p);
 }
 
 Test(sysmon, adaptive_sysmon_with_timer_slack_lets_tightloop_wait_15ms_as_real_go_does)
