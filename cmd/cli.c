@@ -11,6 +11,7 @@
 
 #include "../sim/workload.h"
 #include "../trace/schedtrace.h"
+#include "out.h"
 #include "run.h"
 
 static const char usage_text[] =
@@ -43,10 +44,10 @@ static const char usage_text[] =
 	"\n"
 	"Output:\n"
 	"  -t, --trace=FILE          write the event trace to FILE ('-': stdout)\n"
-	"  -f, --format=FMT          json, jsonl or csv (default: FILE's extension,\n"
-	"                            json for '-')\n"
+	"  -f, --format=FMT          json, jsonl or csv (default: FILE's extension in\n"
+	"                            any case, json for '-' and for devices and FIFOs)\n"
 	"      --schedtrace=MS       print SCHED lines to stderr every MS ms, as\n"
-	"                            GODEBUG=schedtrace=MS does\n"
+	"                            GODEBUG=schedtrace=MS does (0: off)\n"
 	"      --scheddetail         add the P, M and G lines (scheddetail=1)\n"
 	"      --go=VERSION          the Go release whose schedtrace format to print,\n"
 	"                            1.19 and later (default " SCHEDTRACE_NEWEST ")\n"
@@ -227,8 +228,8 @@ static int parse_long_only(struct opts *o, int c, const char *arg)
 	case OPT_UNTIL:
 		return parse_dur(arg, &o->until_us) ? bad("--until", arg, "expected a duration such as 10s") : 0;
 	case OPT_SCHEDTRACE:
-		if (parse_int(arg, 1, 1000000000, &v))
-			return bad("--schedtrace", arg, "expected a period in milliseconds, 1..1000000000");
+		if (parse_int(arg, 0, 1000000000, &v)) /* 0: off, as GODEBUG=schedtrace=0 */
+			return bad("--schedtrace", arg, "expected a period in milliseconds, 0 (off) to 1000000000");
 		o->cfg.schedtrace_ms = v;
 		return 0;
 	case OPT_GO:
@@ -278,11 +279,13 @@ static int check_combination(struct opts *o)
 		fprintf(stderr, "gosim: --scheddetail needs --schedtrace=MS (as scheddetail=1 needs schedtrace)\n");
 		return EXIT_USAGE;
 	}
-	if (o->trace_path && !o->format_set && strcmp(o->trace_path, "-") != 0 &&
-	    trace_format_from_path(o->trace_path, &o->format) != 0) {
-		fprintf(stderr, "gosim: --trace=%s: cannot tell the format from the name; add --format=json, jsonl or csv\n",
-			o->trace_path);
-		return EXIT_USAGE;
+	if (o->trace_path && !o->format_set && trace_format_from_path(o->trace_path, &o->format) != 0) {
+		if (!out_is_stream(o->trace_path)) {
+			fprintf(stderr, "gosim: --trace=%s: cannot tell the format from the name; add --format=json, jsonl or csv\n",
+				o->trace_path);
+			return EXIT_USAGE;
+		}
+		o->format = TRACE_JSON; /* "-", a device, a FIFO: JSON, as for "-" */
 	}
 	if (o->format_set && !o->trace_path) {
 		fprintf(stderr, "gosim: --format needs --trace=FILE\n");

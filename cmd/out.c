@@ -43,6 +43,12 @@ int out_open(struct out *o, const char *path)
 	return 0;
 }
 
+int out_is_stream(const char *path)
+{
+	struct stat st;
+	return strcmp(path, "-") == 0 || (stat(path, &st) == 0 && !S_ISREG(st.st_mode));
+}
+
 /* Closes the file; commit renames it into place, else it is removed. */
 int out_close(struct out *o, int commit)
 {

@@ -15,6 +15,9 @@ struct out {
 };
 
 int out_open(struct out *o, const char *path);
+/* Whether path is written as a stream ("-", a device, a FIFO): such a
+ * target has no extension to tell its format by. */
+int out_is_stream(const char *path);
 /* Closes the file; commit renames it into place, else it is removed.
  * Returns 0, or -1 with errno set. */
 int out_close(struct out *o, int commit);

@@ -111,6 +111,16 @@ ls "$T" | grep -q '\.tmp\.' && bad "no temporary file after an interrupt" || ok 
 	ok "a trace gets the usual file mode" || bad "a trace gets the usual file mode ($(stat -c %a "$T/mode.csv"))"
 
 expect "a trace to /dev/null" 0 "$GOSIM" -w fanout -q --trace=/dev/null --format=csv
+expect "a trace to /dev/null needs no --format" 0 "$GOSIM" -w fanout -q --trace=/dev/null
+"$GOSIM" -w pingpong -q --trace="$T/UPPER.CSV" && head -1 "$T/UPPER.CSV" | grep -q "^t,seq,ev" &&
+	ok "an extension in capitals names the format (T.CSV is CSV)" || bad "T.CSV is CSV"
+mkfifo "$T/fifo2"
+cat "$T/fifo2" >"$T/fromfifo2" &
+"$GOSIM" -w pingpong -q --trace="$T/fifo2"
+wait
+head -c 1 "$T/fromfifo2" | grep -q "{" && ok "a FIFO with no extension gets JSON, as '-' does" || bad "a FIFO gets JSON"
+expect "--schedtrace=0 is accepted" 0 "$GOSIM" -w tightloop -q --schedtrace=0
+! grep -q "^SCHED" "$T/err" && ok "--schedtrace=0 means off, as in GODEBUG" || bad "--schedtrace=0 means off"
 [ -c /dev/null ] && ok "/dev/null is still a device" || bad "/dev/null is still a device"
 mkfifo "$T/fifo"
 cat "$T/fifo" >"$T/fromfifo" &

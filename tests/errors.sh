@@ -52,7 +52,7 @@ option '--procs' requires an argument|--procs
 --slice=0: expected a duration|--slice=0
 --sysmon-period=fast: expected a duration|--sysmon-period=fast
 --max-threads=1: expected an integer|--max-threads=1
---schedtrace=0: expected a period|--schedtrace=0
+--schedtrace=-1: expected a period|--schedtrace=-1
 --go=1.12: expected a Go release|--go=1.12
 --format=xml: expected json, jsonl or csv|--format=xml
 --until=soon: expected a duration|--until=soon

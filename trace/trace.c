@@ -250,8 +250,16 @@ int trace_format_parse(const char *name, enum trace_format *out)
 	return -1;
 }
 
+/* The extension, case-insensitively: T.CSV is CSV. */
 int trace_format_from_path(const char *path, enum trace_format *out)
 {
 	const char *dot = strrchr(path, '.');
-	return dot && strchr(dot, '/') == NULL ? trace_format_parse(dot + 1, out) : -1;
+	char ext[16];
+	size_t i = 0;
+	if (!dot || strchr(dot, '/'))
+		return -1;
+	for (dot++; dot[i] && i + 1 < sizeof ext; i++)
+		ext[i] = (char)(dot[i] >= 'A' && dot[i] <= 'Z' ? dot[i] - 'A' + 'a' : dot[i]);
+	ext[i] = 0;
+	return dot[i] ? -1 : trace_format_parse(ext, out);
 }
