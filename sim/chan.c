@@ -9,12 +9,11 @@ static void goready(struct sim *s, int32_t gi, int32_t waker)
 	runq_put(s, s->allg[waker].p, gi, 1, R_CHAN);
 }
 
-static void gopark(struct sim *s, int32_t gi, struct gqueue *q, int reason)
+static void gopark(struct sim *s, int32_t gi, int32_t ci, struct gqueue *q, int reason)
 {
 	struct g *gp = &s->allg[gi];
 	s->allm[gp->m].curg = -1;
-	gp->waitreason = (uint8_t)reason;
-	sim_move_g(s, gi, PL_WAITING, -1, R_CHAN);
+	sim_move_g_waiting(s, gi, R_CHAN, reason, ci);
 	gqueue_push(s, q, gi);
 }
 
@@ -39,6 +38,6 @@ int chan_op(struct sim *s, int32_t gi, int32_t ci, int send)
 		c->count--;
 		return 1;
 	}
-	gopark(s, gi, waitq(c, !send), send ? WR_CHAN_SEND : WR_CHAN_RECV);
+	gopark(s, gi, ci, waitq(c, !send), send ? WR_CHAN_SEND : WR_CHAN_RECV);
 	return 0;
 }

@@ -105,7 +105,7 @@ void sim_emit_p(struct sim *s, int32_t pi, int from, int to)
 
 static int queued_place(int pl) { return pl == PL_RUNNEXT || pl == PL_LOCAL; }
 
-void sim_move_g(struct sim *s, int32_t gi, int to, int32_t pi, int reason)
+static void move_g(struct sim *s, int32_t gi, int to, int32_t pi, int reason, int wait, int32_t obj)
 {
 	struct g *gp = &s->allg[gi];
 	int from = gp->place;
@@ -135,8 +135,20 @@ void sim_move_g(struct sim *s, int32_t gi, int to, int32_t pi, int reason)
 	}
 	struct sim_event e = { .ev = EV_G, .g = goid(gi), .p = gp->p, .m = gp->m,
 			       .from = (uint8_t)from, .to = (uint8_t)to,
-			       .from_p = from_p, .reason = (uint8_t)reason };
+			       .from_p = from_p, .reason = (uint8_t)reason,
+			       .fn = from == PL_NEW ? (int32_t)gp->fn : -1, .obj = obj, .wait = (uint8_t)wait };
 	sim_emit(s, &e);
+}
+
+void sim_move_g(struct sim *s, int32_t gi, int to, int32_t pi, int reason)
+{
+	move_g(s, gi, to, pi, reason, WR_NONE, -1);
+}
+
+void sim_move_g_waiting(struct sim *s, int32_t gi, int reason, int wait, int32_t obj)
+{
+	s->allg[gi].waitreason = (uint8_t)wait;
+	move_g(s, gi, PL_WAITING, -1, reason, wait, obj);
 }
 
 void sim_die(struct sim *s, const char *msg)
@@ -401,6 +413,12 @@ const char *sim_pstate_name(int i)
 {
 	static const char *const names[] = { "idle", "running", "syscall" };
 	return name_of(names, PS__N, i);
+}
+
+const char *sim_waitreason_name(int i)
+{
+	static const char *const names[] = { "", "chan receive", "chan send" };
+	return name_of(names, WR__N, i);
 }
 
 const char *sim_ev_name(int i)

@@ -76,6 +76,9 @@ struct sim_event {
 	int32_t runnext; /* EV_STEAL */
 	int32_t from_m;  /* EV_HANDOFF */
 	int64_t ran_us;  /* EV_PREEMPT */
+	int32_t fn;      /* EV_G (only): from=new: the G's function (index in the program), else -1 */
+	int32_t obj;     /* EV_G (only): to=waiting: the object waited on (channel index), else -1 */
+	uint8_t wait;    /* EV_G (only): to=waiting: the wait reason (sim_waitreason_name), else 0 */
 };
 
 /* The sink: where events go. event() returns nonzero to stop the run
@@ -131,5 +134,7 @@ const char *sim_reason_name(int reason);
 const char *sim_mstate_name(int st);
 const char *sim_pstate_name(int st);
 const char *sim_ev_name(int ev);
+/* The runtime's waitReason strings ("chan receive"); "" for none. */
+const char *sim_waitreason_name(int wr);
 
 #endif

@@ -29,7 +29,7 @@
 enum gstatus { G_IDLE = 0, G_RUNNABLE = 1, G_RUNNING = 2, G_SYSCALL = 3, G_WAITING = 4, G_DEAD = 6 };
 /* runtime2.go _P* values (1.19: a P in a syscall is _Psyscall). */
 enum pstatus { P_IDLE = 0, P_RUNNING = 1, P_SYSCALL = 2 };
-enum waitreason { WR_NONE, WR_CHAN_RECV, WR_CHAN_SEND };
+enum waitreason { WR_NONE, WR_CHAN_RECV, WR_CHAN_SEND, WR__N }; /* names: sim_waitreason_name */
 
 struct g {
 	int32_t schedlink; /* next in the global queue or a channel wait queue */
@@ -160,5 +160,8 @@ int32_t sim_curg(const struct sim *s, int32_t pi);
 /* Moves G gi to place `to` (on P pi where the place has one), keeps
  * nqueued and the G's fields right and emits the EV_G record. */
 void sim_move_g(struct sim *s, int32_t gi, int to, int32_t pi, int reason);
+/* The same into PL_WAITING: parked for wait reason `wait` on object obj
+ * (a channel index), both carried by the EV_G record. */
+void sim_move_g_waiting(struct sim *s, int32_t gi, int reason, int wait, int32_t obj);
 
 #endif

@@ -37,3 +37,25 @@ Test(chan, a_buffered_channel_blocks_only_when_full)
 	cr_assert_eq(evlog_find(&r.log, 0, EV_G, 2, PL_WAITING), -1, "the receiver never waits");
 	run_result_free(&r);
 }
+
+Test(chan, a_park_record_names_the_channel_and_direction_and_a_new_record_the_function)
+{
+	struct sim_config cfg = test_config(1);
+	struct run_result r;
+	struct program *prog = load_text("{\"chans\": {\"a\": 0, \"b\": 0}, \"main\": [{\"go\": \"r\"}, {\"recv\": \"b\"}],"
+					 " \"funcs\": {\"r\": [{\"send\": \"b\"}]}}");
+	run_program(prog, &cfg, &r);
+	cr_assert_eq(r.status, SIM_DONE);
+	long park = evlog_find(&r.log, 0, EV_G, 1, PL_WAITING);
+	cr_assert_geq(park, 0);
+	cr_assert_eq(r.log.ev[park].obj, 1, "channel b is index 1");
+	cr_assert_str_eq(sim_waitreason_name(r.log.ev[park].wait), "chan receive");
+	long born = evlog_find(&r.log, 0, EV_G, 2, -1);
+	cr_assert_eq(r.log.ev[born].from, PL_NEW);
+	cr_assert_str_eq(prog->funcs[r.log.ev[born].fn].name, "r");
+	long woke = evlog_find(&r.log, (size_t)park + 1, EV_G, 1, -1);
+	cr_assert_eq(r.log.ev[woke].obj, -1, "only a park record names an object");
+	cr_assert_eq(r.log.ev[woke].fn, -1);
+	run_result_free(&r);
+	program_free(prog);
+}
