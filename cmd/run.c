@@ -25,6 +25,7 @@ struct run {
 	struct program *prog;
 	struct out trace;
 	struct trace_writer *tw;
+	uint64_t workload_hash; /* trace_hash of the workload's text */
 	int io_errno;
 	int past_until;
 	double wall_s;
@@ -146,6 +147,7 @@ static int load_workload(struct run *r)
 	if (b) {
 		char file[96];
 		snprintf(file, sizeof file, "workloads/%s.json", b->name);
+		r->workload_hash = trace_hash(b->text, b->len);
 		rc = workload_parse(b->text, b->len, file, o->defines, o->ndefines, &r->prog, err, sizeof err);
 	} else {
 		size_t len;
@@ -157,6 +159,7 @@ static int load_workload(struct run *r)
 				fprintf(stderr, "gosim: %s: %s\n", o->workload, strerror(errno));
 			return EXIT_USAGE;
 		}
+		r->workload_hash = trace_hash(text, len);
 		rc = workload_parse(text, len, o->workload, o->defines, o->ndefines, &r->prog, err, sizeof err);
 		free(text);
 	}
@@ -373,8 +376,14 @@ static int open_trace(struct run *r)
 		return EXIT_USAGE;
 	}
 	char *cfg = config_json(r);
-	r->tw = trace_open(r->trace.f, o->format, cfg);
+	struct trace_meta meta;
+	if (cfg && trace_meta_init(&meta, r->prog, &o->cfg, cfg, r->workload_hash) == 0) {
+		r->tw = trace_open(r->trace.f, o->format, &meta);
+		trace_meta_release(&meta);
+	}
 	free(cfg);
+	if (!r->tw)
+		fprintf(stderr, "gosim: out of memory\n");
 	return r->tw ? 0 : EXIT_USAGE;
 }
 

@@ -23,7 +23,7 @@ static int out_event(void *ctx, const struct sim_event *e)
 static struct sim *start(const struct program *p, const struct sim_config *cfg, struct out *o, enum trace_format fmt)
 {
 	o->f = open_memstream(&o->buf, &o->len);
-	o->w = trace_open(o->f, fmt, "{}");
+	o->w = trace_open(o->f, fmt, NULL);
 	struct sim_sink sink = { .ctx = o, .event = out_event };
 	struct sim_error err;
 	struct sim *s = sim_new(cfg, p, &sink, &err);

@@ -14,7 +14,7 @@ static char *write_trace(const struct evlog *l, const struct sim_summary *sum, e
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	struct trace_writer *w = trace_open(f, fmt, "{\"workload\":\"fanout\"}");
+	struct trace_writer *w = trace_open(f, fmt, &(struct trace_meta){ .config_json = "{\"workload\":\"fanout\"}" });
 	for (size_t i = 0; i < l->n; i++)
 		cr_assert_eq(trace_event(w, &l->ev[i]), 0);
 	cr_assert_eq(trace_finish(w, sum), 0);

@@ -1,0 +1,69 @@
+/* backend.h: what a trace back end implements, and the output it writes
+ * through (trace.c owns both; see trace.h).
+ *
+ * A back end is an ops table, as Redis's ae_epoll.c is behind ae.h:
+ * open() gets the run's metadata and returns the back end's state (NULL:
+ * out of memory); event() formats one record; close() ends the document
+ * (sum may be NULL); release() frees the state, whether or not close()
+ * ran. Output goes through trace_out_put(), which counts bytes and
+ * remembers the first failure; a back end returns -1 when it fails itself.
+ * The small appenders below build records without snprintf. */
+#ifndef GOSIM_TRACE_BACKEND_H
+#define GOSIM_TRACE_BACKEND_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "trace.h"
+
+struct trace_out {
+	FILE *f;
+	int failed;
+	int64_t bytes;
+};
+
+int trace_out_put(struct trace_out *o, const char *s, size_t n);
+int trace_out_puts(struct trace_out *o, const char *s);
+
+struct trace_ops {
+	const char *name;
+	const char *const *suffixes; /* file names this format is picked for, NULL-ended */
+	void *(*open)(struct trace_out *o, const struct trace_meta *m);
+	int (*event)(void *st, const struct sim_event *e);
+	int (*close)(void *st, const struct sim_summary *sum);
+	void (*release)(void *st);
+};
+
+#define TRACE_OPS_DECL(up, name) extern const struct trace_ops trace_##name##_ops;
+TRACE_FORMATS(TRACE_OPS_DECL)
+#undef TRACE_OPS_DECL
+
+/* Appenders: the caller's buffer has room. */
+static inline char *tr_put_s(char *p, const char *s)
+{
+	while (*s)
+		*p++ = *s++;
+	return p;
+}
+
+static inline char *tr_put_i(char *p, int64_t v)
+{
+	char tmp[24];
+	int n = 0;
+	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+	if (v < 0)
+		*p++ = '-';
+	do
+		tmp[n++] = (char)('0' + u % 10);
+	while ((u /= 10) != 0);
+	while (n > 0)
+		*p++ = tmp[--n];
+	return p;
+}
+
+#define TRACE_MAX_RECORD 400 /* longer than any record of json, jsonl or csv */
+
+/* The record's state names (sim_place_name, sim_mstate_name, sim_pstate_name by kind). */
+const char *trace_state_name(const struct sim_event *e, int v);
+
+#endif

@@ -1,0 +1,57 @@
+/* json.c: the json back end: one document, {"gosim", "config", "events",
+ * "summary"}, written as the run goes (docs/trace-format.md). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend.h"
+
+struct json_state {
+	struct trace_out *o;
+	int64_t n;
+};
+
+static void *json_open(struct trace_out *o, const struct trace_meta *m)
+{
+	struct json_state *j = calloc(1, sizeof *j);
+	if (!j)
+		return NULL;
+	j->o = o;
+	char head[128];
+	int n = snprintf(head, sizeof head, "{\"gosim\":{\"version\":\"%s\",\"schema\":%d},\"config\":",
+			 GOSIM_VERSION, TRACE_SCHEMA);
+	trace_out_put(o, head, (size_t)n);
+	trace_out_puts(o, m->config_json ? m->config_json : "{}");
+	trace_out_puts(o, ",\"events\":[\n");
+	return j;
+}
+
+static int json_event(void *st, const struct sim_event *e)
+{
+	struct json_state *j = st;
+	char buf[TRACE_MAX_RECORD + 8];
+	size_t off = j->n++ > 0 ? 2 : 0;
+	memcpy(buf, ",\n", off);
+	int n = trace_event_json(buf + off, sizeof buf - off, e);
+	return n < 0 ? -1 : trace_out_put(j->o, buf, (size_t)n + off);
+}
+
+static int json_close(void *st, const struct sim_summary *sum)
+{
+	struct json_state *j = st;
+	trace_out_puts(j->o, "\n],\"summary\":");
+	char *s = sum ? trace_summary_json(sum) : NULL;
+	int rc = sum && !s ? -1 : 0;
+	trace_out_puts(j->o, s ? s : "null");
+	free(s);
+	trace_out_puts(j->o, "}\n");
+	return rc;
+}
+
+static void json_release(void *st) { free(st); }
+
+static const char *const json_suffixes[] = { ".json", NULL };
+
+const struct trace_ops trace_json_ops = {
+	.name = "json", .suffixes = json_suffixes,
+	.open = json_open, .event = json_event, .close = json_close, .release = json_release,
+};
