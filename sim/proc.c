@@ -106,6 +106,7 @@ int32_t proc_newm(struct sim *s)
 /* acquirep: wire M and P together; the M runs (or spins) on it. */
 void proc_acquirep(struct sim *s, int32_t mi, int32_t pi, int mstate)
 {
+	sim_act(s, mi); /* the acquiring M runs acquirep (after startm woke it) */
 	s->allm[mi].p = pi;
 	s->allp[pi].m = mi;
 	set_pstatus(s, pi, P_RUNNING);

@@ -94,6 +94,7 @@ int sched_reachable_work(const struct sim *s)
 static void schedule(struct sim *s, int32_t pi)
 {
 	struct found f;
+	sim_act(s, s->allp[pi].m);
 	if (sched_find_runnable(s, pi, &f))
 		sched_execute(s, pi, &f);
 	else
@@ -128,6 +129,7 @@ static int wake_idle_p(struct sim *s)
 	if (s->status != SIM_RUNNING || s->pidle < 0 || !sched_reachable_work(s))
 		return 0;
 	int32_t pi = proc_pidleget(s);
+	sim_act(s, -1); /* Simplification: the M that called wakep is not tracked */
 	if (proc_startm(s, pi, 1) < 0)
 		return 0;
 	struct found f;

@@ -64,6 +64,8 @@ int sim_emit(struct sim *s, struct sim_event *e)
 {
 	e->t = s->now;
 	e->seq = s->seq++;
+	e->by_m = s->actor_m;
+	e->by_p = s->actor_m >= 0 ? s->allm[s->actor_m].p : -1;
 	s->sum.fingerprint = mix(s->sum.fingerprint, digest(e));
 	s->sum.events++;
 	if (s->sum.events % SIM_PROGRESS_EVENTS == 0)
@@ -270,7 +272,7 @@ struct sim *sim_new(const struct sim_config *cfg, const struct program *prog,
 		s->sink = *sink;
 	s->status = SIM_RUNNING;
 	s->nprocs = cfg->procs;
-	s->pidle = s->midle = -1;
+	s->pidle = s->midle = s->actor_m = -1;
 	s->runq = (struct gqueue){ -1, -1, 0 };
 	s->lasttrace = s->starttime = -1;
 	s->sysmon_deadline = INT64_MAX;
@@ -298,10 +300,13 @@ fail:
 
 static void handle(struct sim *s, const struct evq_item *it)
 {
-	if (it->kind == EVQ_CPU_DONE)
+	if (it->kind == EVQ_CPU_DONE) {
+		sim_act(s, s->allp[it->id].m); /* the M running the P's G */
 		exec_cpu_done(s, it->id, it->gen);
-	else
+	} else {
+		sim_act(s, s->allg[it->id].m); /* the M in the syscall */
 		syscall_exit(s, it->id);
+	}
 	sim_check(s);
 }
 

@@ -79,6 +79,8 @@ struct sim_event {
 	int32_t fn;      /* EV_G (only): from=new: the G's function (index in the program), else -1 */
 	int32_t obj;     /* EV_G (only): to=waiting: the object waited on (channel index), else -1 */
 	uint8_t wait;    /* EV_G (only): to=waiting: the wait reason (sim_waitreason_name), else 0 */
+	int32_t by_m;    /* every kind: the M whose code made the change (sysmon's for its retakes), -1 if none */
+	int32_t by_p;    /* every kind: the P that M held then, -1 if none */
 };
 
 /* The sink: where events go. event() returns nonzero to stop the run

@@ -112,6 +112,8 @@ struct sim {
 	int32_t midle;   /* idle M stack (sched.midle) */
 	int nmidle;
 	int32_t sysmon_m;
+	int32_t actor_m; /* the M whose code runs now: every event's by_m (set where
+			    control passes to a thread: sim_act) */
 
 	struct g *allg;
 	int32_t ng, gcap;
@@ -149,6 +151,9 @@ static inline int32_t goid(int32_t gi) { return gi < 0 ? -1 : gi + 1; }
 int sim_emit(struct sim *s, struct sim_event *e);
 void sim_emit_m(struct sim *s, int32_t mi, int from, int to);
 void sim_emit_p(struct sim *s, int32_t pi, int from, int to);
+/* The M mi (-1: none) runs from here on: the events that follow carry it
+ * and its P as by_m and by_p. */
+static inline void sim_act(struct sim *s, int32_t mi) { s->actor_m = mi; }
 void sim_die(struct sim *s, const char *msg);
 void sim_broken(struct sim *s, const char *fmt, ...);
 int32_t sim_newg(struct sim *s, uint32_t fn);

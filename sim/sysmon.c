@@ -56,6 +56,7 @@ static int retake(struct sim *s)
 		struct p *pp = &s->allp[pi];
 		if (pp->status != P_RUNNING && pp->status != P_SYSCALL)
 			continue;
+		sim_act(s, s->sysmon_m); /* again: a handoff ran the M it woke */
 		struct sysmontick *pd = &pp->pd;
 		int sysretake = 0;
 		if (pd->schedtick != pp->schedtick) {

@@ -109,3 +109,46 @@ Test(trace, the_format_follows_the_file_extension)
 	cr_assert_neq(trace_format_from_path("a.json/out", &f), 0);
 	cr_assert_neq(trace_format_from_path("out.txt", &f), 0);
 }
+
+/* by_m/by_p: the M that acted and its P, on every record. */
+static void check_actors(const struct evlog *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		const struct sim_event *e = &l->ev[i];
+		if (e->ev == EV_G && e->from == PL_WAITING) {
+			cr_assert_geq(e->by_m, 0, "seq %zu: a wake-up has a waker", i);
+			cr_assert_eq(e->by_p, e->p, "seq %zu: woken into the waker's P", i);
+		}
+		if (e->ev == EV_G && e->to == PL_RUNNING) {
+			cr_assert_eq(e->by_m, e->m, "seq %zu: a G starts on the M that runs it", i);
+			cr_assert_eq(e->by_p, e->p, "seq %zu", i);
+		}
+		if (e->ev == EV_STEAL)
+			cr_assert(e->by_m == e->m && e->by_p == e->p, "seq %zu: the thief steals", i);
+		if (e->ev == EV_HANDOFF)
+			cr_assert(e->by_m == 1 && e->by_p == -1, "seq %zu: sysmon (M1) hands off", i);
+		if (e->ev == EV_PREEMPT)
+			cr_assert(e->by_m == 1 || e->by_m == e->m, "seq %zu: sysmon or the G itself", i);
+		if (e->ev == EV_P && e->to == PS_RUNNING)
+			cr_assert_eq(e->by_m, e->m, "seq %zu: the M acquiring the P", i);
+		cr_assert(e->by_m < 0 || e->by_m < 1000, "seq %zu", i);
+	}
+}
+
+Test(trace, every_record_names_the_m_that_acted)
+{
+	static const char *const names[] = { "pingpong", "fanout", "syscalls", "tightloop" };
+	for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+		struct sim_config cfg = test_config(4);
+		struct run_result w;
+		run_builtin(names[k], &cfg, NULL, &w);
+		long wake = -1;
+		for (size_t i = 0; i < w.log.n && wake < 0; i++)
+			if (w.log.ev[i].ev == EV_G && w.log.ev[i].from == PL_WAITING)
+				wake = (long)i;
+		if (strcmp(names[k], "pingpong") == 0)
+			cr_assert_geq(wake, 0, "pingpong wakes goroutines");
+		check_actors(&w.log);
+		run_result_free(&w);
+	}
+}
