@@ -8,7 +8,7 @@ LDLIBS = -ljansson
 B ?= build
 SIM = $(wildcard sim/*.c)
 TRACE = $(wildcard trace/*.c)
-CMD = cmd/cli.c cmd/run.c cmd/out.c
+CMD = cmd/cli.c cmd/run.c cmd/out.c cmd/msg.c
 WORKLOADS = $(sort $(wildcard workloads/*.json))
 LIB_OBJ = $(SIM:%.c=$(B)/%.o) $(TRACE:%.c=$(B)/%.o) $(B)/workloads.o
 TEST_SRC = $(wildcard tests/test_*.c)

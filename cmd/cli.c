@@ -9,8 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../sim/number.h"
 #include "../sim/workload.h"
 #include "../trace/schedtrace.h"
+#include "msg.h"
 #include "out.h"
 #include "run.h"
 
@@ -101,29 +103,15 @@ static const struct option long_opts[] = {
 
 static int bad(const char *opt, const char *val, const char *what)
 {
-	fprintf(stderr, "gosim: %s=%s: %s\n", opt, val, what);
+	msg_usage("%s=%s: %s", opt, val, what);
 	return EXIT_USAGE;
 }
 
+/* Every integer option goes through number.h's strict parser. */
 static int parse_int(const char *s, long long lo, long long hi, long long *out)
 {
-	char *end;
-	errno = 0;
-	long long v = strtoll(s, &end, 10);
-	if (!*s || *end || errno == ERANGE || v < lo || v > hi)
-		return -1;
-	*out = v;
-	return 0;
-}
-
-static int parse_u64(const char *s, uint64_t *out)
-{
-	char *end;
-	errno = 0;
-	if (!*s || *s == '-' || *s == '+')
-		return -1;
-	unsigned long long v = strtoull(s, &end, 10);
-	if (*end || errno == ERANGE)
+	int64_t v;
+	if (number_parse_i64(s, lo, hi, &v) != 0)
 		return -1;
 	*out = v;
 	return 0;
@@ -143,17 +131,17 @@ static int add_define(struct opts *o, const char *arg)
 {
 	const char *eq = strchr(arg, '=');
 	if (!eq || eq == arg) {
-		fprintf(stderr, "gosim: -D %s: expected NAME=VALUE, e.g. -D n=1000\n", arg);
+		msg_usage("-D %s: expected NAME=VALUE, e.g. -D n=1000", arg);
 		return EXIT_USAGE;
 	}
 	if (o->ndefines == MAX_DEFINES) {
-		fprintf(stderr, "gosim: -D %s: at most %d -D options\n", arg, MAX_DEFINES);
+		msg_usage("-D %s: at most %d -D options", arg, MAX_DEFINES);
 		return EXIT_USAGE;
 	}
 	size_t n = (size_t)(eq - arg);
 	char *name = malloc(n + 1);
 	if (!name) {
-		fprintf(stderr, "gosim: out of memory\n");
+		msg_error("out of memory");
 		return EXIT_USAGE;
 	}
 	memcpy(name, arg, n);
@@ -257,7 +245,7 @@ static int parse_opt(struct opts *o, int c, const char *arg)
 		o->cfg.procs = (int)v;
 		return 0;
 	case 's':
-		return parse_u64(arg, &o->cfg.seed) ? bad("--seed", arg, "expected an integer in 0..18446744073709551615") : 0;
+		return number_parse_u64(arg, UINT64_MAX, &o->cfg.seed) ? bad("--seed", arg, "expected an integer in 0..18446744073709551615") : 0;
 	case 't': o->trace_path = arg; return 0;
 	case 'f':
 		if (trace_format_parse(arg, &o->format))
@@ -268,7 +256,6 @@ static int parse_opt(struct opts *o, int c, const char *arg)
 	case 'q': o->quiet = 1; return 0;
 	case 'h': o->help = 1; return 0;
 	case 'V': o->version = 1; return 0;
-	case '?': return EXIT_USAGE; /* getopt_long printed the problem */
 	default: return parse_long_only(o, c, arg);
 	}
 }
@@ -276,22 +263,56 @@ static int parse_opt(struct opts *o, int c, const char *arg)
 static int check_combination(struct opts *o)
 {
 	if (o->detail && !o->cfg.schedtrace_ms) {
-		fprintf(stderr, "gosim: --scheddetail needs --schedtrace=MS (as scheddetail=1 needs schedtrace)\n");
+		msg_usage("--scheddetail needs --schedtrace=MS (as scheddetail=1 needs schedtrace)");
 		return EXIT_USAGE;
 	}
 	if (o->trace_path && !o->format_set && trace_format_from_path(o->trace_path, &o->format) != 0) {
 		if (!out_is_stream(o->trace_path)) {
-			fprintf(stderr, "gosim: --trace=%s: cannot tell the format from the name; add --format=json, jsonl or csv\n",
+			msg_usage("--trace=%s: cannot tell the format from the name; add --format=json, jsonl or csv",
 				o->trace_path);
 			return EXIT_USAGE;
 		}
 		o->format = TRACE_JSON; /* "-", a device, a FIFO: JSON, as for "-" */
 	}
 	if (o->format_set && !o->trace_path) {
-		fprintf(stderr, "gosim: --format needs --trace=FILE\n");
+		msg_usage("--format needs --trace=FILE");
 		return EXIT_USAGE;
 	}
 	return 0;
+}
+
+/* What getopt_long refused (c is '?' or ':'), in getopt's words but
+ * starting with gosim: and pointing to --help. word is the argument at
+ * fault for a long option. */
+static int option_error(int c, const char *word)
+{
+	if (optopt && optopt < 256 && (word[0] != '-' || word[1] != '-')) { /* a short option */
+		if (c == ':')
+			msg_usage("option requires an argument -- '%c'", optopt);
+		else
+			msg_usage("invalid option -- '%c'", optopt);
+		return EXIT_USAGE;
+	}
+	size_t n = strcspn(word + 2, "=");
+	int matches = 0, exact = 0;
+	const struct option *hit = NULL;
+	for (const struct option *lo = long_opts; lo->name; lo++)
+		if (strncmp(lo->name, word + 2, n) == 0) {
+			matches++;
+			hit = lo;
+			exact |= strlen(lo->name) == n;
+		}
+	char name[64];
+	snprintf(name, sizeof name, "%.*s", (int)n, word + 2);
+	if (c == ':')
+		msg_usage("option '--%s' requires an argument", hit && matches == 1 ? hit->name : name);
+	else if (matches > 1 && !exact)
+		msg_usage("option '--%s' is ambiguous", name);
+	else if (matches >= 1 && word[2 + n] == '=')
+		msg_usage("option '--%s' doesn't allow an argument", hit->name);
+	else
+		msg_usage("unrecognized option '%s'", word);
+	return EXIT_USAGE;
 }
 
 int cli_parse_args(struct opts *o, int argc, char **argv)
@@ -302,16 +323,16 @@ int cli_parse_args(struct opts *o, int argc, char **argv)
 	o->format = TRACE_JSON;
 	o->family = SCHEDTRACE_GO125;
 	o->go_version = SCHEDTRACE_NEWEST;
-	opterr = 1;
+	opterr = 0; /* our own messages, not getopt's "./gosim: ..." */
 	optind = 0; /* glibc: start afresh, so the parser can run more than once */
 	int c;
-	while ((c = getopt_long(argc, argv, "w:p:s:t:f:D:qhV", long_opts, NULL)) != -1) {
-		int rc = parse_opt(o, c, optarg);
+	while ((c = getopt_long(argc, argv, ":w:p:s:t:f:D:qhV", long_opts, NULL)) != -1) {
+		int rc = c == '?' || c == ':' ? option_error(c, argv[optind - 1]) : parse_opt(o, c, optarg);
 		if (rc)
 			return rc;
 	}
 	if (optind < argc) {
-		fprintf(stderr, "gosim: unexpected argument '%s' (options start with -; see gosim --help)\n", argv[optind]);
+		msg_usage("unexpected argument '%s' (options start with -)", argv[optind]);
 		return EXIT_USAGE;
 	}
 	return check_combination(o);
@@ -323,17 +344,33 @@ void cli_free_opts(struct opts *o)
 		free((char *)o->defines[i].name);
 }
 
+/* --help, --version, --list-workloads: stdout must take it all. */
+static int print_info(const struct opts *o)
+{
+	const char *what = o->help ? "the help" : o->version ? "the version" : "the workloads";
+	int rc = 0;
+	errno = 0;
+	if (o->help)
+		fputs(usage_text, stdout);
+	else if (o->version)
+		printf("gosim %s (trace schema %d, schedtrace formats Go 1.19 to %s)\n", GOSIM_VERSION, TRACE_SCHEMA,
+		       SCHEDTRACE_NEWEST);
+	else
+		rc = run_list_workloads(stdout);
+	if (rc == 0 && (fflush(stdout) != 0 || ferror(stdout))) {
+		if (errno != EPIPE)
+			msg_error("writing %s to stdout: %s", what, strerror(errno ? errno : EIO));
+		rc = EXIT_USAGE;
+	}
+	return rc;
+}
+
 int cli_main(int argc, char **argv)
 {
 	struct opts o = { 0 };
 	int rc = cli_parse_args(&o, argc, argv);
-	if (rc == 0 && o.help)
-		fputs(usage_text, stdout);
-	else if (rc == 0 && o.version)
-		printf("gosim %s (trace schema %d, schedtrace formats Go 1.19 to %s)\n", GOSIM_VERSION, TRACE_SCHEMA,
-		       SCHEDTRACE_NEWEST);
-	else if (rc == 0 && o.list)
-		rc = run_list_workloads(stdout);
+	if (rc == 0 && (o.help || o.version || o.list))
+		rc = print_info(&o);
 	else if (rc == 0)
 		rc = run_main(&o);
 	cli_free_opts(&o);

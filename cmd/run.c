@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "msg.h"
 #include "out.h"
 
 static volatile sig_atomic_t interrupted;
@@ -78,10 +79,10 @@ static void unknown_workload(const char *name)
 		}
 	}
 	if (best)
-		fprintf(stderr, "gosim: --workload=%s: no such workload or file; did you mean '%s'? (gosim --list-workloads)\n",
+		msg_error("--workload=%s: no such workload or file; did you mean '%s'? (gosim --list-workloads)",
 			name, best);
 	else
-		fprintf(stderr, "gosim: --workload=%s: no such workload or file (gosim --list-workloads lists the built-in ones)\n",
+		msg_error("--workload=%s: no such workload or file (gosim --list-workloads lists the built-in ones)",
 			name);
 }
 
@@ -122,33 +123,63 @@ static int check_totals(struct run *r)
 	struct program_totals t;
 	const char *w = r->o->workload;
 	if (program_totals(r->prog, &t) != 0) {
-		fprintf(stderr, "gosim: out of memory\n");
+		msg_error("out of memory");
 		return EXIT_USAGE;
 	}
 	if (t.goroutines > r->o->max_goroutines) {
-		fprintf(stderr, "gosim: %s: the program starts %lld goroutines, more than --max-goroutines=%lld\n", w,
+		msg_error("%s: the program starts %lld goroutines, more than --max-goroutines=%lld", w,
 			t.goroutines == INT64_MAX ? -1LL : (long long)t.goroutines, (long long)r->o->max_goroutines);
 		return EXIT_USAGE;
 	}
 	if (t.work_us > MAX_SIM_US || t.syscall_us > MAX_SIM_US - t.work_us) {
-		fprintf(stderr, "gosim: %s: the program asks for more than %lld s of CPU and syscall time, "
-				"which gosim's clock cannot hold\n", w, (long long)(MAX_SIM_US / 1000000));
+		msg_error("%s: the program asks for more than %lld s of CPU and syscall time, "
+				"which gosim's clock cannot hold", w, (long long)(MAX_SIM_US / 1000000));
 		return EXIT_USAGE;
 	}
 	return 0;
 }
 
-static int load_workload(struct run *r)
+/* -w NAME: a name with a '/' is always a file (./fanout); a bare name is
+ * the built-in of that name, and when a file of that name is here too the
+ * run says which it took and how to take the other. */
+static const struct builtin_workload *pick_builtin(const char *name)
+{
+	const struct builtin_workload *b = strchr(name, '/') ? NULL : find_builtin(name);
+	struct stat st;
+	if (b && stat(name, &st) == 0)
+		msg_error("-w %s: the built-in workload; -w ./%s reads the file %s here", name, name, name);
+	return b;
+}
+
+/* A workload with no "name" is named after its file (without .json). */
+static int name_after_file(struct program *p, const char *path)
+{
+	if (p->name[0])
+		return 0;
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	size_t n = strlen(base);
+	if (n > 5 && strcmp(base + n - 5, ".json") == 0)
+		n -= 5;
+	char *name = malloc(n + 1);
+	if (!name)
+		return -1;
+	memcpy(name, base, n);
+	name[n] = 0;
+	free(p->name);
+	p->name = name;
+	return 0;
+}
+
+static int parse_workload(struct run *r, char *err, size_t errlen)
 {
 	struct opts *o = r->o;
-	char err[768];
-	const struct builtin_workload *b = find_builtin(o->workload);
+	const struct builtin_workload *b = pick_builtin(o->workload);
 	int rc;
 	if (b) {
 		char file[96];
 		snprintf(file, sizeof file, "workloads/%s.json", b->name);
 		r->workload_hash = trace_hash(b->text, b->len);
-		rc = workload_parse(b->text, b->len, file, o->defines, o->ndefines, &r->prog, err, sizeof err);
+		rc = workload_parse(b->text, b->len, file, o->defines, o->ndefines, &r->prog, err, errlen);
 	} else {
 		size_t len;
 		char *text = read_file(o->workload, &len);
@@ -156,17 +187,47 @@ static int load_workload(struct run *r)
 			if (errno == ENOENT && !strchr(o->workload, '/') && !strstr(o->workload, ".json"))
 				unknown_workload(o->workload);
 			else
-				fprintf(stderr, "gosim: %s: %s\n", o->workload, strerror(errno));
+				msg_error("%s: %s", o->workload, strerror(errno));
 			return EXIT_USAGE;
 		}
 		r->workload_hash = trace_hash(text, len);
-		rc = workload_parse(text, len, o->workload, o->defines, o->ndefines, &r->prog, err, sizeof err);
+		rc = workload_parse(text, len, o->workload, o->defines, o->ndefines, &r->prog, err, errlen);
 		free(text);
 	}
 	if (rc != 0) {
-		fprintf(stderr, "gosim: %s\n", err);
+		msg_error("%s", err);
 		return EXIT_USAGE;
 	}
+	if (name_after_file(r->prog, o->workload) != 0) {
+		msg_error("out of memory");
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* A message quotes the file name and -D text: size it to them, so a long
+ * path never cuts off the problem after it. */
+static size_t error_size(const struct opts *o)
+{
+	size_t n = 1024 + 2 * strlen(o->workload);
+	for (int i = 0; i < o->ndefines; i++)
+		n += 2 * (strlen(o->defines[i].name) + strlen(o->defines[i].value));
+	return n;
+}
+
+static int load_workload(struct run *r)
+{
+	struct opts *o = r->o;
+	size_t errlen = error_size(o);
+	char *err = malloc(errlen);
+	if (!err) {
+		msg_error("out of memory");
+		return EXIT_USAGE;
+	}
+	int rc = parse_workload(r, err, errlen);
+	free(err);
+	if (rc)
+		return rc;
 	if (o->cfg.procs == 0)
 		o->cfg.procs = r->prog->procs;
 	return check_totals(r);
@@ -200,7 +261,7 @@ int run_list_workloads(FILE *out)
 		struct program *p;
 		const struct builtin_workload *b = &builtin_workloads[i];
 		if (workload_parse(b->text, b->len, b->name, NULL, 0, &p, err, sizeof err) != 0) {
-			fprintf(stderr, "gosim: built-in workload %s\n", err);
+			msg_error("built-in workload %s", err);
 			return EXIT_INVARIANT;
 		}
 		json_t *root = json_loadb(b->text, b->len, 0, NULL);
@@ -213,7 +274,7 @@ int run_list_workloads(FILE *out)
 		json_decref(root);
 		program_free(p);
 	}
-	return fflush(out) == 0 ? 0 : EXIT_USAGE;
+	return 0; /* the caller flushes and checks out */
 }
 
 static int sink_event(void *ctx, const struct sim_event *e)
@@ -231,29 +292,63 @@ static int sink_schedtrace(void *ctx, const struct sim *s)
 	return schedtrace_print(stderr, s, r->o->family, r->o->detail);
 }
 
+/* JSON integers are signed 64-bit in jansson: a seed of 2^63 or more is
+ * packed as 0 and its digits put in place in the text, so the config says
+ * exactly which seed ran. The key cannot occur earlier: in a string value
+ * its quotes would be escaped. */
+static char *patch_seed(char *text, uint64_t seed)
+{
+	static const char key[] = "\"seed\":0";
+	char *at = text ? strstr(text, key) : NULL;
+	if (!at || seed <= INT64_MAX)
+		return text;
+	char digits[24];
+	int nd = snprintf(digits, sizeof digits, "%llu", (unsigned long long)seed);
+	size_t len = strlen(text);
+	char *out = malloc(len + (size_t)nd);
+	if (out) {
+		size_t head = (size_t)(at - text) + sizeof key - 2; /* up to the 0 */
+		memcpy(out, text, head);
+		memcpy(out + head, digits, (size_t)nd);
+		memcpy(out + head + nd, text + head + 1, len - head);
+	}
+	free(text);
+	return out;
+}
+
+/* The run's configuration for the trace, exactly as run; NULL when out of
+ * memory (every jansson call is checked). */
 static char *config_json(const struct run *r)
 {
 	static const char *const modes[] = { "async", "cooperative", "off" };
 	const struct sim_config *c = &r->o->cfg;
 	json_t *defs = json_object();
-	for (int i = 0; i < r->o->ndefines; i++)
-		json_object_set_new(defs, r->o->defines[i].name, json_string(r->o->defines[i].value));
+	for (int i = 0; defs && i < r->o->ndefines; i++)
+		if (json_object_set_new(defs, r->o->defines[i].name, json_string(r->o->defines[i].value)) != 0) {
+			json_decref(defs); /* the compiler took them, so they are UTF-8: out of memory */
+			defs = NULL;
+		}
+	if (!defs)
+		return NULL;
+	json_int_t seed = c->seed > INT64_MAX ? 0 : (json_int_t)c->seed;
 	json_t *j = json_pack("{ss sI ss ss sI sI ss sI sI sI so ss}", "workload", r->prog->name, "procs",
 			      (json_int_t)c->procs, "steal", c->steal ? "on" : "off", "preempt", modes[c->preempt],
-			      "seed", (json_int_t)c->seed, "slice_us", (json_int_t)c->slice_us, "sysmon",
+			      "seed", seed, "slice_us", (json_int_t)c->slice_us, "sysmon",
 			      c->sysmon == SYSMON_FIXED ? "fixed" : "adaptive", "sysmon_period_us",
 			      (json_int_t)c->sysmon_period_us, "sysmon_slack_us", (json_int_t)c->sysmon_slack_us, "max_threads", (json_int_t)c->max_threads, "defines",
 			      defs, "go", r->o->go_version);
 	char *s = j ? json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
 	json_decref(j);
-	return s;
+	return patch_seed(s, c->seed);
 }
 
 static void print_summary(FILE *out, const struct run *r, const struct sim_summary *sum)
 {
 	static const char *const modes[] = { "async", "cooperative", "off" };
 	const struct sim_config *c = &r->o->cfg;
-	fprintf(out, "gosim: %s, %d P%s, steal %s, preempt %s, sysmon %s, seed %llu\n", r->prog->name, c->procs,
+	fputs("gosim: ", out);
+	msg_put_quoted(out, r->prog->name); /* the workload's own text: one line */
+	fprintf(out, ", %d P%s, steal %s, preempt %s, sysmon %s, seed %llu\n", c->procs,
 		c->procs == 1 ? "" : "s", c->steal ? "on" : "off", modes[c->preempt],
 		c->sysmon == SYSMON_FIXED ? "fixed" : "adaptive", (unsigned long long)c->seed);
 	fprintf(out, "  makespan     %lld.%03lld ms\n", (long long)(sum->makespan_us / 1000),
@@ -281,8 +376,8 @@ static void print_stats(const struct run *r, const struct sim_summary *sum)
 	getrusage(RUSAGE_SELF, &ru);
 	double wall = r->wall_s > 0 ? r->wall_s : 1e-9;
 	int64_t tb = trace_bytes(r->tw);
-	fprintf(stderr, "gosim: stats: wall_s=%.4f events=%lld events_per_s=%.0f peak_rss_kb=%ld "
-			"rss_bytes_per_goroutine=%.0f trace_bytes=%lld trace_mb_per_s=%.1f\n",
+	msg_error("stats: wall_s=%.4f events=%lld events_per_s=%.0f peak_rss_kb=%ld "
+			"rss_bytes_per_goroutine=%.0f trace_bytes=%lld trace_mb_per_s=%.1f",
 		r->wall_s, (long long)sum->events, (double)sum->events / wall, ru.ru_maxrss,
 		(double)ru.ru_maxrss * 1024.0 / (double)(sum->goroutines ? sum->goroutines : 1), (long long)tb,
 		(double)tb / wall / 1e6);
@@ -341,12 +436,12 @@ static enum sim_status simulate(struct run *r, struct sim *s)
 static int report(struct run *r, struct sim *s, enum sim_status st)
 {
 	if (r->past_until) {
-		fprintf(stderr, "gosim: the run went past --until=%lldus of simulated time; %s left as it was\n",
+		msg_error("the run went past --until=%lldus of simulated time; %s left as it was",
 			(long long)r->o->until_us, r->trace.path ? r->trace.path : "nothing written");
 		return EXIT_USAGE;
 	}
 	if (interrupted) {
-		fprintf(stderr, "gosim: interrupted; %s left as it was\n", r->trace.path ? r->trace.path : "nothing");
+		msg_error("interrupted; %s left as it was", r->trace.path ? r->trace.path : "nothing");
 		return 128 + interrupted;
 	}
 	if (st == SIM_ABORTED) {
@@ -354,15 +449,15 @@ static int report(struct run *r, struct sim *s, enum sim_status st)
 			return 128 + SIGTERM;
 		if (r->io_errno == EPIPE)
 			return EXIT_DONE; /* the reader went away: end quietly */
-		fprintf(stderr, "gosim: %s: %s\n", r->trace.path, strerror(r->io_errno));
+		msg_error("%s: %s", r->trace.path, strerror(r->io_errno));
 		return EXIT_USAGE;
 	}
 	if (st == SIM_BROKEN) {
-		fprintf(stderr, "gosim: %s\n", sim_message(s));
+		msg_error("%s", sim_message(s));
 		return EXIT_INVARIANT;
 	}
 	if (st == SIM_DIED)
-		fprintf(stderr, "%s\n", sim_message(s));
+		msg_lines(sim_message(s));
 	return st == SIM_DIED ? EXIT_DIED : EXIT_DONE;
 }
 
@@ -372,7 +467,7 @@ static int open_trace(struct run *r)
 	if (!o->trace_path)
 		return 0;
 	if (out_open(&r->trace, o->trace_path) != 0) {
-		fprintf(stderr, "gosim: --trace=%s: %s\n", o->trace_path, strerror(errno));
+		msg_error("--trace=%s: %s", o->trace_path, strerror(errno));
 		return EXIT_USAGE;
 	}
 	char *cfg = config_json(r);
@@ -383,7 +478,7 @@ static int open_trace(struct run *r)
 	}
 	free(cfg);
 	if (!r->tw)
-		fprintf(stderr, "gosim: out of memory\n");
+		msg_error("--trace=%s: out of memory", o->trace_path);
 	return r->tw ? 0 : EXIT_USAGE;
 }
 
@@ -395,12 +490,12 @@ static int finish(struct run *r, struct sim *s, int rc)
 	if (r->tw && ok && trace_finish(r->tw, &sum) != 0) {
 		if (errno == EPIPE)
 			return out_close(&r->trace, 0), EXIT_DONE;
-		fprintf(stderr, "gosim: %s: %s\n", r->trace.path, strerror(errno));
+		msg_error("%s: %s", r->trace.path, strerror(errno));
 		ok = 0;
 		rc = EXIT_USAGE;
 	}
 	if (out_close(&r->trace, ok) != 0 && ok) {
-		fprintf(stderr, "gosim: %s: %s\n", r->trace.path, strerror(errno));
+		msg_error("%s: %s", r->trace.path, strerror(errno));
 		rc = EXIT_USAGE;
 		ok = 0;
 	}
@@ -412,7 +507,7 @@ static int finish(struct run *r, struct sim *s, int rc)
 		print_summary(out, r, &sum);
 		if (fflush(out) != 0 || ferror(out)) {
 			if (errno != EPIPE)
-				fprintf(stderr, "gosim: writing the summary: %s\n", strerror(errno));
+				msg_error("writing the summary: %s", strerror(errno));
 			rc = errno == EPIPE ? rc : EXIT_USAGE;
 		}
 	}
@@ -438,7 +533,7 @@ int run_main(struct opts *o)
 					 .schedtrace = o->cfg.schedtrace_ms ? sink_schedtrace : NULL, .progress = progress };
 		s = sim_new(&o->cfg, r.prog, &sink, &err);
 		if (!s) {
-			fprintf(stderr, "gosim: %s\n", err.msg);
+			msg_error("%s", err.msg);
 			rc = EXIT_USAGE;
 		}
 	}

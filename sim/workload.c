@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "jsonpos.h"
+#include "number.h"
 #include "policy.h"
 
 #define MAX_PATH 80
@@ -336,11 +337,20 @@ static int parse_params(struct wctx *c, json_t *root, const struct param_overrid
 			snprintf(c->err, c->errlen, "-D %s: the workload has no parameter \"%s\"", ov[i].name, ov[i].name);
 			return -1;
 		}
-		char *end;
-		long long n = strtoll(ov[i].value, &end, 10);
-		int is_int = ov[i].value[0] && *end == 0 && (ov[i].value[0] != '-' || n < 0);
-		json_object_set_new(c->params, ov[i].name, is_int ? json_integer(n) : json_string(ov[i].value));
-		json_object_set_new(c->ovnames, ov[i].name, json_string(ov[i].value));
+		/* an integer is written strictly (number.h); anything else is a
+		 * string, which JSON needs to be UTF-8 */
+		int64_t n;
+		int is_int = number_parse_i64(ov[i].value, INT64_MIN, INT64_MAX, &n) == 0;
+		json_t *val = is_int ? json_integer(n) : json_string(ov[i].value);
+		if (!val && !is_int) {
+			snprintf(c->err, c->errlen, "-D %s=%s: the value is not UTF-8 text", ov[i].name, ov[i].value);
+			return -1;
+		}
+		if (json_object_set_new(c->params, ov[i].name, val) != 0 ||
+		    json_object_set_new(c->ovnames, ov[i].name, json_string(ov[i].value)) != 0) {
+			snprintf(c->err, c->errlen, "-D %s: out of memory", ov[i].name);
+			return -1;
+		}
 	}
 	return 0;
 }

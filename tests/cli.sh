@@ -64,6 +64,57 @@ usage_error "an unknown go version" "--go=1.12" --go=1.12
 usage_error "a trace without a known extension" "cannot tell the format" --trace="$T/x.txt"
 usage_error "a stray argument" "unexpected argument" fanout
 
+# strict numbers: no space, no '+', no wrap-around
+usage_error "a seed with a space and a minus" '--seed= -1: expected an integer' --seed=" -1"
+usage_error "procs with a leading space" '--procs= 4: expected an integer in 1..256' --procs=" 4"
+usage_error "procs with a plus" '--procs=+4: expected' --procs=+4
+usage_error "a -D value with a space" '(set by -D n= 5)' -D "n= 5"
+usage_error "a -D value that is not UTF-8 is refused, not ignored" '-D n=\\xff: the value is not UTF-8 text' -D n="$(printf '\377')"
+"$GOSIM" -w pingpong -q -s 18446744073709551615 --trace "$T/seed.json" && grep -q '"seed":18446744073709551615,' "$T/seed.json" &&
+	ok "a seed of 2^64-1 is written into the config as the number used" || bad "a seed >= 2^63 in the config"
+"$GOSIM" -w pingpong -s 9223372036854775808 | grep -q "seed 9223372036854775808$" && ok "the summary names a seed >= 2^63" || bad "summary seed"
+
+# one line means one line: control bytes are quoted wherever a message shows them
+"$GOSIM" -D n="$(printf '\033[31m\nX')" >"$T/out" 2>"$T/err"
+[ "$(wc -l <"$T/err")" -eq 1 ] && grep -qF 'n=\x1b[31m\nX)' "$T/err" && ! grep -q "$(printf '\033')" "$T/err" &&
+	ok "escape and newline bytes in a message are quoted on one line" || bad "control bytes quoted"
+printf '{"name": "a\\u001b[2Jb\\nc", "main": [{"run": 10}]}' >"$T/ctl.json"
+"$GOSIM" -w "$T/ctl.json" >"$T/out" 2>"$T/err"
+head -1 "$T/out" | grep -qF 'gosim: a\x1b[2Jb\nc, 1 P' && ! grep -q "$(printf '\033')" "$T/out" &&
+	ok "a workload's name is quoted in the summary" || bad "name quoted in the summary"
+long=$T
+for i in 1 2 3 4; do long=$long/$(printf '%0250d' $i); done
+mkdir -p "$long"
+printf '{"main": [{"spin": 1}]}' >"$long/bad.json"
+usage_error "a path longer than any fixed buffer does not cut off the problem" 'unknown operation "spin"' -w "$long/bad.json"
+
+# option errors: gosim's own words, and a pointer to --help
+for a in --bogus -x --s --quiet=1 --procs -p; do
+	"$GOSIM" $a >"$T/out" 2>"$T/err"
+	rc=$?
+	[ $rc -eq 2 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && grep -q '^gosim: .*(see gosim --help)$' "$T/err" && ! grep -q 'gosim: gosim\|/gosim:' "$T/err" ||
+		bad "option error for $a: gosim: ... (see gosim --help)"
+done
+ok "option errors start with gosim: and point to gosim --help"
+for a in --help --version --list-workloads; do
+	"$GOSIM" $a >/dev/full 2>"$T/err"
+	rc=$?
+	[ $rc -ne 0 ] && grep -q '^gosim: writing .*No space left on device' "$T/err" && ok "$a to a full device fails and says so" ||
+		bad "$a to /dev/full (exit $rc)"
+done
+
+# built-in names and local files
+mkdir "$T/here" && printf '{"main": [{"run": 10}]}' >"$T/here/fanout"
+(cd "$T/here" && "$GOSIM" -w ./fanout >"$T/out" 2>"$T/err") && grep -q '^gosim: fanout, 1 P,' "$T/out" &&
+	ok "-w ./fanout reads the local file" || bad "-w ./fanout reads the file"
+(cd "$T/here" && "$GOSIM" -w fanout >"$T/out" 2>"$T/err") && grep -q '^gosim: fanout, 4 Ps' "$T/out" &&
+	[ "$(cat "$T/err")" = "gosim: -w fanout: the built-in workload; -w ./fanout reads the file fanout here" ] &&
+	ok "a bare built-in name beside a file of that name takes the built-in and says how to get the file" ||
+	bad "a bare name that is both"
+printf '{"main": [{"run": 10}]}' >"$T/unnamed.json"
+"$GOSIM" -w "$T/unnamed.json" | head -1 | grep -q '^gosim: unnamed, 1 P,' && ok "a workload with no name is named after its file" ||
+	bad "a workload with no name is named after its file"
+
 printf '{\n  "main": [\n    {"run": "1ms"},\n    {"spin": 1}\n  ]\n}\n' >"$T/bad.json"
 usage_error "a workload error names file:line:column" "bad.json:4:6: unknown operation \"spin\"" -w "$T/bad.json"
 printf '{"main": [' >"$T/trunc.json"
