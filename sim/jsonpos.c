@@ -51,7 +51,31 @@ static void skip_string(struct scan *p, size_t *b, size_t *e)
 		adv(p);
 }
 
-static void skip_value(struct scan *p);
+/* Skips one value. A container is skipped by counting its brackets (the
+ * strings inside skipped whole), not by recursion: jansson accepts nesting
+ * up to JSON_PARSER_MAX_DEPTH, and nothing here recurses on the input. */
+static void skip_value(struct scan *p)
+{
+	size_t b, e;
+	int depth = 0;
+	do {
+		int ch = peek(p);
+		if (ch == '"') {
+			skip_string(p, &b, &e);
+		} else if (ch == '{' || ch == '[') {
+			depth++;
+			adv(p);
+		} else if (ch == '}' || ch == ']') {
+			depth--;
+			adv(p);
+		} else if (depth > 0) {
+			adv(p);
+		} else {
+			while (p->i < p->n && p->s[p->i] && !strchr(",]} \t\r\n", p->s[p->i]))
+				adv(p);
+		}
+	} while (depth > 0 && p->i < p->n);
+}
 
 /* Skips the rest of an item: its value, white space and a comma. */
 static void next_item(struct scan *p)
@@ -77,84 +101,61 @@ static int member_key(struct scan *p, const char *key, int *line, int *col)
 	return key && e - b == strlen(key) && memcmp(p->s + b, key, e - b) == 0;
 }
 
-static void skip_container(struct scan *p, int close)
-{
-	adv(p);
-	ws(p);
-	int line, col;
-	while (p->i < p->n && peek(p) != close) {
-		if (close == '}')
-			member_key(p, NULL, &line, &col);
-		next_item(p);
-	}
-	if (p->i < p->n)
-		adv(p);
-}
+enum { NOT_FOUND, FOUND, DESCEND };
 
-static void skip_value(struct scan *p)
-{
-	size_t b, e;
-	switch (peek(p)) {
-	case '"':
-		skip_string(p, &b, &e);
-		return;
-	case '{':
-		skip_container(p, '}');
-		return;
-	case '[':
-		skip_container(p, ']');
-		return;
-	default:
-		while (p->i < p->n && p->s[p->i] && !strchr(",]} \t\r\n", p->s[p->i]))
-			adv(p);
-	}
-}
-
-static int find(struct scan *p, const struct jsonpos_step *path, int n, int *line, int *col);
-
-static int find_member(struct scan *p, const struct jsonpos_step *path, int n, int *line, int *col)
+/* In an object, finds the member step names: its key (FOUND, at the key),
+ * or DESCEND with p at its value. */
+static int find_member(struct scan *p, const struct jsonpos_step *step, int *line, int *col)
 {
 	adv(p);
 	ws(p);
 	while (p->i < p->n && peek(p) != '}') {
 		int kl, kc;
-		if (!member_key(p, path->key, &kl, &kc)) {
+		if (!member_key(p, step->key, &kl, &kc)) {
 			next_item(p);
-		} else if (path->want_key) {
+		} else if (step->want_key) {
 			*line = kl;
 			*col = kc;
-			return 1;
+			return FOUND;
 		} else {
-			return find(p, path + 1, n - 1, line, col);
+			return DESCEND;
 		}
 	}
-	return 0;
+	return NOT_FOUND;
 }
 
-static int find_element(struct scan *p, const struct jsonpos_step *path, int n, int *line, int *col)
+/* In an array, DESCEND with p at element step->index. */
+static int find_element(struct scan *p, const struct jsonpos_step *step)
 {
 	adv(p);
 	ws(p);
 	for (int k = 0; p->i < p->n && peek(p) != ']'; k++) {
-		if (k == path->index)
-			return find(p, path + 1, n - 1, line, col);
+		if (k == step->index)
+			return DESCEND;
 		next_item(p);
 	}
-	return 0;
+	return NOT_FOUND;
 }
 
-static int find(struct scan *p, const struct jsonpos_step *path, int n, int *line, int *col)
+/* Follows the path one step at a time (a loop: the path is the input's). */
+static void find(struct scan *p, const struct jsonpos_step *path, int n, int *line, int *col)
 {
-	ws(p);
-	*line = p->line;
-	*col = p->col;
-	if (n == 0)
-		return 1;
-	if (path->key && peek(p) == '{')
-		return find_member(p, path, n, line, col);
-	if (!path->key && peek(p) == '[')
-		return find_element(p, path, n, line, col);
-	return 1; /* the path ends early: the closest enclosing value */
+	for (int k = 0;; k++) {
+		ws(p);
+		*line = p->line;
+		*col = p->col;
+		int r = NOT_FOUND;
+		if (k == n)
+			return;
+		if (path[k].key && peek(p) == '{')
+			r = find_member(p, &path[k], line, col);
+		else if (!path[k].key && peek(p) == '[')
+			r = find_element(p, &path[k]);
+		else
+			return; /* the path ends early: the closest enclosing value */
+		if (r != DESCEND)
+			return;
+	}
 }
 
 void jsonpos_find(const char *text, size_t len, const struct jsonpos_step *path, int n, int *line, int *col)

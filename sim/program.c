@@ -1,5 +1,10 @@
-/* program.c: what a compiled program asks for in all (program_totals),
- * and freeing it. See workload.h. */
+/* program.c: walks over a compiled program: the go graph in post-order
+ * (program_go_order), what the program asks for in all (program_totals),
+ * and freeing it. See workload.h.
+ *
+ * Nothing here recurses: the input controls how many functions start one
+ * another (a chain f0 -> f1 -> ... may be as long as the workload), so the
+ * walks keep their own stacks on the heap. */
 #include <stdlib.h>
 
 #include "workload.h"
@@ -22,6 +27,57 @@ void program_free(struct program *p)
 	free(p);
 }
 
+struct frame {
+	int32_t fi; /* function being walked */
+	int32_t pc; /* next op to look at */
+};
+
+/* The next function f starts from op *pc on (skipping the bodies of repeats
+ * of count 0, which never run), or -1 at its end. */
+static int32_t next_go(const struct func *f, int32_t *pc)
+{
+	while (*pc < f->nops) {
+		const struct op *op = &f->ops[(*pc)++];
+		if (op->kind == OP_REPEAT && op->val == 0)
+			*pc = op->arg + 1;
+		else if (op->kind == OP_GO)
+			return op->arg;
+	}
+	return -1;
+}
+
+int program_go_order(const struct program *p, int32_t *order, int32_t *norder, int32_t *from, int32_t *to)
+{
+	uint8_t *state = calloc((size_t)p->nfuncs, 1); /* 1: on the stack, 2: done */
+	struct frame *stack = malloc((size_t)p->nfuncs * sizeof *stack);
+	int rc = state && stack ? 0 : -1;
+	int32_t depth = 0;
+	*norder = 0;
+	if (rc == 0) {
+		stack[depth++] = (struct frame){ p->main_fn, 0 };
+		state[p->main_fn] = 1;
+	}
+	while (rc == 0 && depth > 0) {
+		struct frame *fr = &stack[depth - 1];
+		int32_t g = next_go(&p->funcs[fr->fi], &fr->pc);
+		if (g < 0) {
+			state[fr->fi] = 2;
+			order[(*norder)++] = fr->fi;
+			depth--;
+		} else if (state[g] == 1) {
+			*from = fr->fi;
+			*to = g;
+			rc = 1;
+		} else if (state[g] == 0) {
+			state[g] = 1;
+			stack[depth++] = (struct frame){ g, 0 };
+		}
+	}
+	free(state);
+	free(stack);
+	return rc;
+}
+
 static int64_t sat_add(int64_t a, int64_t b) { return a > INT64_MAX - b ? INT64_MAX : a + b; }
 static int64_t sat_mul(int64_t a, int64_t b)
 {
@@ -29,59 +85,65 @@ static int64_t sat_mul(int64_t a, int64_t b)
 	return __builtin_mul_overflow(a, b, &r) ? INT64_MAX : r;
 }
 
-/* Totals of ops [i, end) of function fi; memo caches whole functions
- * (done: 1 computed, 2 being computed). The compiler rejected reachable go
- * cycles and repeats of 0 are skipped, so the recursion ends. */
-static struct program_totals totals_of(const struct program *p, int32_t fi, int32_t i, int32_t end,
-				       struct program_totals *memo, uint8_t *done)
+static void add_into(struct program_totals *t, const struct program_totals *b, int64_t times)
 {
-	const struct func *f = &p->funcs[fi];
-	struct program_totals t = { 0, 0, 0, 0 };
-	for (; i < end; i++) {
+	t->work_us = sat_add(t->work_us, sat_mul(times, b->work_us));
+	t->syscall_us = sat_add(t->syscall_us, sat_mul(times, b->syscall_us));
+	t->steps = sat_add(t->steps, sat_mul(times, b->steps));
+	t->goroutines = sat_add(t->goroutines, sat_mul(times, b->goroutines));
+}
+
+/* The totals of one function, given those of every function it starts
+ * (memo). acc[d] accumulates the body of the repeat open at depth d - 1
+ * (acc[0]: the function's top level), so repeats need no recursion. */
+static struct program_totals func_totals(const struct func *f, const struct program_totals *memo,
+					 struct program_totals *acc)
+{
+	int32_t d = 0;
+	acc[0] = (struct program_totals){ 0, 0, 0, 0 };
+	for (int32_t i = 0; i < f->nops; i++) {
 		const struct op *op = &f->ops[i];
-		t.steps = sat_add(t.steps, 1);
+		if (op->kind == OP_END) { /* not a step of its own; the body runs val times */
+			d--;
+			add_into(&acc[d], &acc[d + 1], f->ops[op->arg].val);
+			continue;
+		}
+		struct program_totals *t = &acc[d];
+		t->steps = sat_add(t->steps, 1);
 		if (op->kind == OP_RUN || op->kind == OP_LOOP) {
-			t.work_us = sat_add(t.work_us, op->val);
+			t->work_us = sat_add(t->work_us, op->val);
 		} else if (op->kind == OP_SYSCALL) {
-			t.syscall_us = sat_add(t.syscall_us, op->val);
+			t->syscall_us = sat_add(t->syscall_us, op->val);
 		} else if (op->kind == OP_GO) {
-			int32_t g = op->arg;
-			if (done[g] == 2) /* a cycle; the compiler rejects reachable ones */
-				return (struct program_totals){ INT64_MAX, INT64_MAX, INT64_MAX, INT64_MAX };
-			if (!done[g]) {
-				done[g] = 2;
-				memo[g] = totals_of(p, g, 0, p->funcs[g].nops, memo, done);
-				done[g] = 1;
-			}
-			t.work_us = sat_add(t.work_us, memo[g].work_us);
-			t.syscall_us = sat_add(t.syscall_us, memo[g].syscall_us);
-			t.steps = sat_add(t.steps, memo[g].steps);
-			t.goroutines = sat_add(t.goroutines, sat_add(memo[g].goroutines, 1));
+			add_into(t, &memo[op->arg], 1);
+			t->goroutines = sat_add(t->goroutines, 1);
 		} else if (op->kind == OP_REPEAT && op->val == 0) {
 			i = op->arg; /* never runs */
 		} else if (op->kind == OP_REPEAT) {
-			struct program_totals b = totals_of(p, fi, i + 1, op->arg, memo, done);
-			t.work_us = sat_add(t.work_us, sat_mul(op->val, b.work_us));
-			t.syscall_us = sat_add(t.syscall_us, sat_mul(op->val, b.syscall_us));
-			t.steps = sat_add(t.steps, sat_mul(op->val, b.steps));
-			t.goroutines = sat_add(t.goroutines, sat_mul(op->val, b.goroutines));
-			i = op->arg;
+			acc[++d] = (struct program_totals){ 0, 0, 0, 0 };
 		}
 	}
-	return t;
+	return acc[0];
 }
 
 int program_totals(const struct program *p, struct program_totals *out)
 {
 	struct program_totals *memo = calloc((size_t)p->nfuncs, sizeof *memo);
-	uint8_t *done = calloc((size_t)p->nfuncs, 1);
-	int rc = memo && done ? 0 : -1;
-	if (rc == 0) {
-		*out = totals_of(p, p->main_fn, 0, p->funcs[p->main_fn].nops, memo, done);
+	struct program_totals acc[WORKLOAD_MAX_DEPTH + 1];
+	int32_t *order = malloc((size_t)p->nfuncs * sizeof *order);
+	int32_t n = 0, from, to;
+	int rc = memo && order ? program_go_order(p, order, &n, &from, &to) : -1;
+	if (rc == 1) { /* a cycle; the compiler rejects reachable ones */
+		*out = (struct program_totals){ INT64_MAX, INT64_MAX, INT64_MAX, INT64_MAX };
+		rc = 0;
+	} else if (rc == 0) {
+		for (int32_t k = 0; k < n; k++)
+			memo[order[k]] = func_totals(&p->funcs[order[k]], memo, acc);
+		*out = memo[p->main_fn];
 		out->goroutines = sat_add(out->goroutines, 1); /* main */
 	}
 	free(memo);
-	free(done);
+	free(order);
 	return rc;
 }
 

@@ -195,6 +195,9 @@ static int func_index(struct wctx *c, const char *name)
 	return -1;
 }
 
+/* compile_body, compile_op and compile_repeat recurse once per repeat
+ * nesting level, which compile_repeat caps at WORKLOAD_MAX_DEPTH before it
+ * descends: the depth is a constant, not the input's. */
 static int compile_body(struct wctx *c, json_t *body, struct fbuf *fb, int depth);
 
 static int compile_repeat(struct wctx *c, json_t *op, struct fbuf *fb, int depth)
@@ -376,8 +379,9 @@ static int parse_chans(struct wctx *c, json_t *root)
 		if (push_key(c, key) || get_count(c, v, 0, WORKLOAD_MAX_COUNT, "a channel capacity", &p->chan_cap[p->nchans]))
 			return -1;
 		pop(c);
-		if (!(p->chan_names[p->nchans++] = strdup(key)))
+		if (!(p->chan_names[p->nchans] = strdup(key)))
 			return fail(c, 0, "out of memory");
+		p->nchans++;
 	}
 	pop(c);
 	return 0;
@@ -404,12 +408,14 @@ static int parse_funcs(struct wctx *c, json_t *root)
 				push_key(c, key);
 				return fail(c, 1, "\"main\" is the top-level key, not a function in \"funcs\"");
 			}
-			if (!(p->funcs[p->nfuncs++].name = strdup(key)))
+			if (!(p->funcs[p->nfuncs].name = strdup(key)))
 				return fail(c, 0, "out of memory");
+			p->nfuncs++;
 		}
 	p->main_fn = p->nfuncs;
-	if (!(p->funcs[p->nfuncs++].name = strdup("main")))
+	if (!(p->funcs[p->nfuncs].name = strdup("main")))
 		return fail(c, 0, "out of memory");
+	p->nfuncs++;
 	return 0;
 }
 
@@ -471,7 +477,8 @@ static int parse_top(struct wctx *c, json_t *root)
 }
 
 /* Finds {"go": target} in a body (outside repeats of count 0), leaving the
- * path to it on c's stack. */
+ * path to it on c's stack. Runs on compiled bodies only, so it recurses at
+ * most WORKLOAD_MAX_DEPTH deep. */
 static int locate_go(struct wctx *c, json_t *body, const char *target)
 {
 	for (size_t i = 0; i < json_array_size(body); i++) {
@@ -492,39 +499,17 @@ static int locate_go(struct wctx *c, json_t *body, const char *target)
 
 /* A go statement reachable from main that starts a function already being
  * started (f -> ... -> f) spawns goroutines without end: the language has
- * no conditions to stop it. Depth-first over the go graph, skipping the
- * bodies of repeats that run 0 times. */
-static int find_cycle(const struct program *p, int32_t fi, uint8_t *state, int32_t *from, int32_t *to)
-{
-	const struct func *f = &p->funcs[fi];
-	state[fi] = 1;
-	for (int32_t i = 0; i < f->nops; i++) {
-		const struct op *op = &f->ops[i];
-		if (op->kind == OP_REPEAT && op->val == 0) {
-			i = op->arg;
-		} else if (op->kind == OP_GO) {
-			if (state[op->arg] == 1) {
-				*from = fi;
-				*to = op->arg;
-				return 1;
-			}
-			if (state[op->arg] == 0 && find_cycle(p, op->arg, state, from, to))
-				return 1;
-		}
-	}
-	state[fi] = 2;
-	return 0;
-}
-
+ * no conditions to stop it. program_go_order walks the go graph depth-first
+ * (skipping the bodies of repeats that run 0 times) and finds it. */
 static int check_cycles(struct wctx *c, json_t *root)
 {
 	const struct program *p = c->prog;
-	uint8_t *state = calloc((size_t)p->nfuncs, 1);
-	if (!state)
+	int32_t *order = malloc((size_t)p->nfuncs * sizeof *order);
+	int32_t n, from, to;
+	int cyc = order ? program_go_order(p, order, &n, &from, &to) : -1;
+	free(order);
+	if (cyc < 0)
 		return fail(c, 0, "out of memory");
-	int32_t from, to;
-	int cyc = find_cycle(p, p->main_fn, state, &from, &to);
-	free(state);
 	if (!cyc)
 		return 0;
 	const char *fname = p->funcs[from].name, *tname = p->funcs[to].name;

@@ -77,6 +77,12 @@ struct program_totals {
 	int64_t steps;      /* ops executed */
 };
 int program_totals(const struct program *p, struct program_totals *out);
+/* The functions reachable from main through go statements (outside repeats
+ * of count 0), each listed in order[] after every function it starts
+ * (post-order; order has room for nfuncs). Iterative: no recursion on the
+ * input's depth. Returns 0; 1 when a go statement starts a function that is
+ * still being started (a cycle: *from starts *to); -1 when out of memory. */
+int program_go_order(const struct program *p, int32_t *order, int32_t *norder, int32_t *from, int32_t *to);
 int64_t program_total_work(const struct program *p);
 
 /* Built-in workloads, compiled in from workloads/ (build/workloads.c). */
