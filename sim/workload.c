@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "jsonpos.h"
+#include "names.h"
 #include "number.h"
 #include "policy.h"
 
@@ -25,6 +26,8 @@ struct wctx {
 	json_t *params;  /* name -> value, with -D applied */
 	json_t *ovnames; /* names set by -D -> their text */
 	json_t *funcs;   /* the "funcs" object */
+	struct names fnames; /* function name -> index */
+	struct names cnames; /* channel name -> index */
 	struct program *prog;
 };
 
@@ -179,22 +182,6 @@ static int emit(struct wctx *c, struct fbuf *fb, struct op op)
 	return 0;
 }
 
-static int find_index(char **names, int32_t n, const char *name)
-{
-	for (int32_t i = 0; i < n; i++)
-		if (strcmp(names[i], name) == 0)
-			return i;
-	return -1;
-}
-
-static int func_index(struct wctx *c, const char *name)
-{
-	for (int32_t i = 0; i < c->prog->nfuncs; i++)
-		if (strcmp(c->prog->funcs[i].name, name) == 0)
-			return i;
-	return -1;
-}
-
 /* compile_body, compile_op and compile_repeat recurse once per repeat
  * nesting level, which compile_repeat caps at WORKLOAD_MAX_DEPTH before it
  * descends: the depth is a constant, not the input's. */
@@ -231,13 +218,13 @@ static int compile_named(struct wctx *c, const char *key, json_t *v, struct fbuf
 {
 	const char *name = json_is_string(v) ? json_string_value(v) : NULL;
 	if (strcmp(key, "go") == 0) {
-		int32_t fi = name ? func_index(c, name) : -1;
+		int32_t fi = name ? names_find(&c->fnames, name) : -1;
 		if (fi < 0 || fi == c->prog->main_fn)
 			return fail(c, 0, "\"go\" names a function defined in \"funcs\"%s%s%s",
 				    name ? "; there is no \"" : "", name ? name : "", name ? "\"" : "");
 		return emit(c, fb, (struct op){ .kind = OP_GO, .arg = fi });
 	}
-	int32_t ci = name ? find_index(c->prog->chan_names, c->prog->nchans, name) : -1;
+	int32_t ci = name ? names_find(&c->cnames, name) : -1;
 	if (ci < 0)
 		return fail(c, 0, "\"%s\" names a channel defined in \"chans\"%s%s%s", key,
 			    name ? "; there is no \"" : "", name ? name : "", name ? "\"" : "");
@@ -371,7 +358,7 @@ static int parse_chans(struct wctx *c, json_t *root)
 	struct program *p = c->prog;
 	p->chan_names = calloc(n, sizeof *p->chan_names);
 	p->chan_cap = calloc(n, sizeof *p->chan_cap);
-	if (n && (!p->chan_names || !p->chan_cap))
+	if ((n && (!p->chan_names || !p->chan_cap)) || names_init(&c->cnames, n) != 0)
 		return fail(c, 0, "out of memory");
 	const char *key;
 	json_t *v;
@@ -381,6 +368,7 @@ static int parse_chans(struct wctx *c, json_t *root)
 		pop(c);
 		if (!(p->chan_names[p->nchans] = strdup(key)))
 			return fail(c, 0, "out of memory");
+		names_add(&c->cnames, p->chan_names[p->nchans], p->nchans);
 		p->nchans++;
 	}
 	pop(c);
@@ -397,7 +385,7 @@ static int parse_funcs(struct wctx *c, json_t *root)
 	c->funcs = funcs;
 	size_t n = funcs ? json_object_size(funcs) : 0;
 	struct program *p = c->prog;
-	if (!(p->funcs = calloc(n + 1, sizeof *p->funcs)))
+	if (!(p->funcs = calloc(n + 1, sizeof *p->funcs)) || names_init(&c->fnames, n + 1) != 0)
 		return fail(c, 0, "out of memory");
 	const char *key;
 	json_t *v;
@@ -410,11 +398,13 @@ static int parse_funcs(struct wctx *c, json_t *root)
 			}
 			if (!(p->funcs[p->nfuncs].name = strdup(key)))
 				return fail(c, 0, "out of memory");
+			names_add(&c->fnames, p->funcs[p->nfuncs].name, p->nfuncs);
 			p->nfuncs++;
 		}
 	p->main_fn = p->nfuncs;
 	if (!(p->funcs[p->nfuncs].name = strdup("main")))
 		return fail(c, 0, "out of memory");
+	names_add(&c->fnames, p->funcs[p->nfuncs].name, p->nfuncs);
 	p->nfuncs++;
 	return 0;
 }
@@ -575,6 +565,8 @@ int workload_parse(const char *text, size_t len, const char *filename,
 		rc = compile_all(&c, root);
 	if (rc == 0)
 		rc = check_cycles(&c, root);
+	names_free(&c.fnames);
+	names_free(&c.cnames);
 	json_decref(c.params);
 	json_decref(c.ovnames);
 	json_decref(root);

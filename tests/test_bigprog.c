@@ -1,6 +1,8 @@
 /* test_bigprog.c: generated workloads far larger than any hand-written one:
  * a chain of 120,000 functions each starting the next (the walks over the
- * go graph must not recurse per function), nesting at the limits. */
+ * go graph must not recurse per function), 100,000 functions and 100,000
+ * channels looked up by name (the compiler must find the right one, in
+ * linear time: measured by hand, never here), nesting at the limits. */
 #include <criterion/criterion.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -83,6 +85,68 @@ Test(bigprog, a_cycle_closing_a_chain_of_120000_functions_is_named_where_it_clos
 	free(t.s);
 	cr_assert_str_eq(err, "big.json:120002:22: \"go\": \"f0\" in f119999 starts f0 again while it is being started: "
 			      "the program would spawn goroutines without end");
+}
+
+/* main starts every fi, declared in reverse order so that no index equals
+ * its number; fi sends on ci, declared in reverse too. */
+Test(bigprog, a_hundred_thousand_functions_and_channels_are_each_found_by_name)
+{
+	enum { N = 100000 };
+	struct text t = { 0 };
+	put(&t, "{\"chans\": {");
+	for (int i = N - 1; i >= 0; i--)
+		put(&t, "\"c%d\": 1%s", i, i ? ", " : "},\n");
+	put(&t, "\"main\": [");
+	for (int i = 0; i < N; i++)
+		put(&t, "{\"go\": \"f%d\"}%s", i, i < N - 1 ? ", " : "],\n");
+	put(&t, "\"funcs\": {");
+	for (int i = N - 1; i >= 0; i--)
+		put(&t, "\"f%d\": [{\"send\": \"c%d\"}, {\"recv\": \"c%d\"}]%s", i, i, i, i ? ",\n" : "}}\n");
+	struct program *p;
+	char err[512];
+	cr_assert_eq(parse(&t, &p, err, sizeof err), 0, "%s", err);
+	free(t.s);
+	cr_assert_eq(p->nfuncs, N + 1);
+	cr_assert_eq(p->nchans, N);
+	const struct func *m = &p->funcs[p->main_fn];
+	cr_assert_eq(m->nops, N);
+	char want[32];
+	for (int i = 0; i < N; i++) {
+		const struct func *f = &p->funcs[m->ops[i].arg];
+		snprintf(want, sizeof want, "f%d", i);
+		cr_assert_str_eq(f->name, want);
+		cr_assert_eq(f->nops, 2);
+		snprintf(want, sizeof want, "c%d", i);
+		cr_assert_str_eq(p->chan_names[f->ops[0].arg], want);
+		cr_assert_eq(f->ops[0].kind, OP_SEND);
+		cr_assert_eq(f->ops[1].arg, f->ops[0].arg);
+	}
+	struct sim_config cfg = test_config(4);
+	cfg.check = 0;
+	struct run_result r;
+	run_program(p, &cfg, &r);
+	cr_assert_eq(r.status, SIM_DONE, "%s", r.msg);
+	cr_assert_eq(r.sum.goroutines, N + 1);
+	run_result_free(&r);
+	program_free(p);
+}
+
+Test(bigprog, a_missing_name_among_a_hundred_thousand_is_refused)
+{
+	enum { N = 100000 };
+	struct text t = { 0 };
+	put(&t, "{\"chans\": {");
+	for (int i = 0; i < N; i++)
+		put(&t, "\"c%d\": 0, ", i);
+	put(&t, "\"cx\": 0},\n\"funcs\": {");
+	for (int i = 0; i < N; i++)
+		put(&t, "\"f%d\": [], ", i);
+	put(&t, "\"fx\": []},\n\"main\": [{\"go\": \"f%d\"}, {\"recv\": \"c%d\"}]}\n", N - 1, N);
+	struct program *p;
+	char err[512];
+	cr_assert_neq(parse(&t, &p, err, sizeof err), 0);
+	free(t.s);
+	cr_assert_str_eq(err, "big.json:3:37: \"recv\" names a channel defined in \"chans\"; there is no \"c100000\"");
 }
 
 /* repeat 2 { repeat 2 { ... { run 10 } } }, depth levels. */
