@@ -3,11 +3,13 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../sim/number.h"
 #include "../sim/workload.h"
@@ -365,9 +367,29 @@ static int print_info(const struct opts *o)
 	return rc;
 }
 
+/* Opens /dev/null onto any of 0, 1 and 2 that is closed, so that no file
+ * gosim opens takes its number (with 2>&- a trace file would become
+ * stderr and SCHED lines would land in it). */
+static int open_std_fds(void)
+{
+	for (int fd = 0; fd <= 2; fd++) {
+		if (fcntl(fd, F_GETFD) != -1 || errno != EBADF)
+			continue;
+		int nfd = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
+		if (nfd != fd) { /* the lowest free number: fd, unless /dev/null is missing */
+			if (nfd >= 0)
+				close(nfd);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 int cli_main(int argc, char **argv)
 {
 	struct opts o = { 0 };
+	if (open_std_fds() != 0)
+		return EXIT_USAGE; /* nowhere to say so */
 	int rc = cli_parse_args(&o, argc, argv);
 	if (rc == 0 && (o.help || o.version || o.list))
 		rc = print_info(&o);

@@ -21,13 +21,38 @@ static volatile sig_atomic_t interrupted;
 
 static void on_signal(int sig) { interrupted = sig; }
 
+/* The signals that end a run: the old trace is kept and the temporary
+ * file removed. No SA_RESTART, so a blocking open (a FIFO with no reader)
+ * returns EINTR. SIGPIPE is ignored: a write to a closed pipe fails with
+ * EPIPE, which each output handles (the trace ends the run, SCHED lines
+ * stop); SIGXFSZ too, so a file-size limit is a failed write. */
+static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+
+static void catch_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof stop_signals / sizeof stop_signals[0]; i++)
+		sigaction(stop_signals[i], &sa, NULL);
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &sa, NULL);
+	sigaction(SIGXFSZ, &sa, NULL);
+}
+
+static const char *signal_name(int sig)
+{
+	return sig == SIGINT ? "INT" : sig == SIGTERM ? "TERM" : sig == SIGHUP ? "HUP" : sig == SIGQUIT ? "QUIT" : "?";
+}
+
 struct run {
 	struct opts *o;
 	struct program *prog;
 	struct out trace;
 	struct trace_writer *tw;
 	uint64_t workload_hash; /* trace_hash of the workload's text */
-	int io_errno;
+	FILE *sched;     /* SCHED lines: buffered onto stderr; NULL once its reader left */
+	int io_errno;    /* the write that failed, and on what */
+	const char *io_what;
 	int past_until;
 	double wall_s;
 	double start, last_progress;
@@ -283,13 +308,64 @@ static int sink_event(void *ctx, const struct sim_event *e)
 	if (trace_event(r->tw, e) == 0)
 		return 0;
 	r->io_errno = errno ? errno : EIO;
+	r->io_what = r->trace.path;
+	return -1;
+}
+
+/* A failed write of SCHED lines: a reader of stderr that went away (EPIPE)
+ * ends them quietly and the run goes on, as a trace on a closed pipe ends
+ * quietly; any other failure (a full device) is an I/O error. */
+static int sched_failed(struct run *r)
+{
+	errno = 0;
+	fflush(r->sched); /* again, for the errno of the write that failed */
+	int e = errno ? errno : EIO;
+	fclose(r->sched);
+	r->sched = NULL;
+	if (e == EPIPE)
+		return 0;
+	r->io_errno = e;
+	r->io_what = "writing SCHED lines to stderr";
 	return -1;
 }
 
 static int sink_schedtrace(void *ctx, const struct sim *s)
 {
 	struct run *r = ctx;
-	return schedtrace_print(stderr, s, r->o->family, r->o->detail);
+	if (!r->sched)
+		return 0;
+	if (schedtrace_print(r->sched, s, r->o->family, r->o->detail) == 0)
+		return 0;
+	return sched_failed(r);
+}
+
+/* SCHED lines go through a buffer of their own (a line is about ten
+ * stdio calls; unbuffered stderr made each one a write), flushed when the
+ * run ends and before anything else is printed. */
+static int open_sched(struct run *r)
+{
+	if (!r->o->cfg.schedtrace_ms)
+		return 0;
+	int fd = dup(STDERR_FILENO);
+	if (fd < 0 || !(r->sched = fdopen(fd, "w"))) {
+		if (fd >= 0)
+			close(fd);
+		msg_error("stderr: %s", strerror(errno));
+		return EXIT_USAGE;
+	}
+	setvbuf(r->sched, NULL, _IOFBF, 1 << 16);
+	return 0;
+}
+
+static int close_sched(struct run *r)
+{
+	if (!r->sched)
+		return 0;
+	if (fflush(r->sched) != 0 || ferror(r->sched))
+		return sched_failed(r);
+	fclose(r->sched);
+	r->sched = NULL;
+	return 0;
 }
 
 /* JSON integers are signed 64-bit in jansson: a seed of 2^63 or more is
@@ -429,8 +505,19 @@ static enum sim_status simulate(struct run *r, struct sim *s)
 	}
 	if (r->progress_shown)
 		fputs("\r\033[K", stderr);
+	if (close_sched(r) != 0 && st != SIM_BROKEN)
+		st = SIM_ABORTED;
 	r->wall_s = wall_seconds() - r->start;
 	return st;
+}
+
+/* A signal stopped the run (or the opening of a FIFO): nothing committed,
+ * the exit status the shell gives a process the signal killed. */
+static int report_interrupt(struct run *r)
+{
+	msg_error("interrupted by SIG%s; %s left as it was", signal_name(interrupted),
+		  r->trace.path ? r->trace.path : "nothing written");
+	return 128 + interrupted;
 }
 
 static int report(struct run *r, struct sim *s, enum sim_status st)
@@ -440,16 +527,12 @@ static int report(struct run *r, struct sim *s, enum sim_status st)
 			(long long)r->o->until_us, r->trace.path ? r->trace.path : "nothing written");
 		return EXIT_USAGE;
 	}
-	if (interrupted) {
-		msg_error("interrupted; %s left as it was", r->trace.path ? r->trace.path : "nothing");
-		return 128 + interrupted;
-	}
+	if (interrupted)
+		return report_interrupt(r);
 	if (st == SIM_ABORTED) {
-		if (r->io_errno == 0) /* stopped by progress(): a signal */
-			return 128 + SIGTERM;
 		if (r->io_errno == EPIPE)
-			return EXIT_DONE; /* the reader went away: end quietly */
-		msg_error("%s: %s", r->trace.path, strerror(r->io_errno));
+			return 128 + SIGPIPE; /* the trace's reader went away: end quietly, as a filter does */
+		msg_error("%s: %s", r->io_what ? r->io_what : "the run", strerror(r->io_errno ? r->io_errno : EIO));
 		return EXIT_USAGE;
 	}
 	if (st == SIM_BROKEN) {
@@ -467,6 +550,8 @@ static int open_trace(struct run *r)
 	if (!o->trace_path)
 		return 0;
 	if (out_open(&r->trace, o->trace_path) != 0) {
+		if (interrupted) /* Ctrl-C while a FIFO's open waits for a reader */
+			return report_interrupt(r);
 		msg_error("--trace=%s: %s", o->trace_path, strerror(errno));
 		return EXIT_USAGE;
 	}
@@ -489,7 +574,7 @@ static int finish(struct run *r, struct sim *s, int rc)
 	int ok = rc == EXIT_DONE || rc == EXIT_DIED || rc == EXIT_INVARIANT;
 	if (r->tw && ok && trace_finish(r->tw, &sum) != 0) {
 		if (errno == EPIPE)
-			return out_close(&r->trace, 0), EXIT_DONE;
+			return out_close(&r->trace, 0), 128 + SIGPIPE;
 		msg_error("%s: %s", r->trace.path, strerror(errno));
 		ok = 0;
 		rc = EXIT_USAGE;
@@ -522,13 +607,10 @@ int run_main(struct opts *o)
 		program_free(r.prog);
 		return rc;
 	}
-	signal(SIGPIPE, SIG_IGN);
-	signal(SIGXFSZ, SIG_IGN); /* a file-size limit makes writes fail, not kill us */
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
+	catch_signals();
 	struct sim_error err;
 	struct sim *s = NULL;
-	if ((rc = open_trace(&r)) == 0) {
+	if ((rc = open_sched(&r)) == 0 && (rc = open_trace(&r)) == 0) {
 		struct sim_sink sink = { .ctx = &r, .event = r.tw ? sink_event : NULL,
 					 .schedtrace = o->cfg.schedtrace_ms ? sink_schedtrace : NULL, .progress = progress };
 		s = sim_new(&o->cfg, r.prog, &sink, &err);
@@ -542,6 +624,8 @@ int run_main(struct opts *o)
 		rc = finish(&r, s, rc);
 	} else {
 		out_close(&r.trace, 0);
+		if (r.sched)
+			fclose(r.sched);
 	}
 	trace_free(r.tw);
 	sim_free(s);

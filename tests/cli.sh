@@ -157,6 +157,58 @@ rc=$?
 	ok "an interrupted run leaves the old trace and says so" || bad "an interrupted run leaves the old trace (exit $rc)"
 ls "$T" | grep -q '\.tmp\.' && bad "no temporary file after an interrupt" || ok "no temporary file after an interrupt"
 
+# every signal that ends a run: old trace kept, no temporary file, 128+signal
+for sig in HUP:129 QUIT:131 INT:130; do
+	echo old >"$T/keep.json"
+	"$GOSIM" -w "$T/long.json" --trace "$T/keep.json" >/dev/null 2>"$T/err" &
+	pid=$!
+	sleep 1
+	kill -"${sig%:*}" $pid
+	wait $pid
+	rc=$?
+	[ "$rc" -eq "${sig#*:}" ] && [ "$(cat "$T/keep.json")" = "old" ] && ! ls "$T" | grep -q '\.tmp\.' &&
+		grep -q "^gosim: interrupted by SIG${sig%:*}; .*keep.json left as it was$" "$T/err" &&
+		ok "SIG${sig%:*} leaves the old trace, no temporary file, exit ${sig#*:}" || bad "SIG${sig%:*} (exit $rc)"
+done
+mkfifo "$T/noreader"
+"$GOSIM" -w pingpong -q --trace="$T/noreader" 2>"$T/err" &
+pid=$!
+sleep 1
+kill -INT $pid
+wait $pid
+rc=$?
+[ "$rc" -eq 130 ] && grep -q "interrupted by SIGINT" "$T/err" && ok "Ctrl-C while a FIFO waits for its reader exits 130" ||
+	bad "Ctrl-C while opening a FIFO (exit $rc)"
+"$GOSIM" -w fanout -D n=20000 --trace - --format=jsonl 2>"$T/err" | head -1 >/dev/null
+[ -s "$T/err" ] && bad "a trace pipe closed early says nothing" || ok "a trace pipe closed early says nothing"
+sh -c '"$0" -w fanout -D n=20000 --trace - --format=jsonl 2>/dev/null; echo $? >"$1"' "$GOSIM" "$T/rc" | head -1 >/dev/null
+[ "$(cat "$T/rc")" -eq 141 ] && ok "a trace pipe closed early exits 141, as SIGPIPE would" || bad "trace EPIPE exits 141 ($(cat "$T/rc"))"
+
+# closed standard descriptors: nothing gosim opens takes their numbers
+"$GOSIM" -w pingpong -q --schedtrace=1 --trace "$T/closed.json" 2>&-
+python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$T/closed.json" 2>/dev/null && ! grep -q SCHED "$T/closed.json" &&
+	ok "with 2>&- no SCHED line lands in the trace" || bad "with 2>&- SCHED lines land in the trace"
+"$GOSIM" -w "$T/dead.json" --trace "$T/closed2.json" >&- 2>&-
+[ $? -eq 3 ] && ! grep -q "deadlock" "$T/closed2.json" && ok "with 1>&- 2>&- the deadlock message stays out of the trace" ||
+	bad "closed stdout/stderr and the deadlock message"
+
+# SCHED lines: a reader that leaves ends them and the run goes on; a full device is an error
+printf '{"main": [{"run": "60s"}]}' >"$T/minute.json"
+sh -c '"$0" -w "$1" -q --schedtrace=1 --trace "$2" 2>&1 >/dev/null; echo $? >"$3"' "$GOSIM" "$T/minute.json" "$T/st.json" "$T/rc" | head -1 >/dev/null
+[ "$(cat "$T/rc")" -eq 0 ] && tail -c 1000 "$T/st.json" | grep -q '"summary"' &&
+	ok "stderr closed by its reader ends SCHED lines quietly; the run and its trace go on" || bad "SCHED EPIPE (exit $(cat "$T/rc"))"
+echo old >"$T/keep.json"
+"$GOSIM" -w "$T/minute.json" -q --schedtrace=1 --trace "$T/keep.json" 2>/dev/full
+rc=$?
+[ $rc -eq 2 ] && [ "$(cat "$T/keep.json")" = old ] && ! ls "$T" | grep -q '\.tmp\.' &&
+	ok "SCHED lines to a full device: exit 2, the old trace kept" || bad "SCHED lines to /dev/full (exit $rc)"
+if command -v strace >/dev/null 2>&1; then
+	n=$(strace -f -e trace=write -o "$T/strace" "$GOSIM" -w "$T/minute.json" -q --schedtrace=100 2>/dev/null; grep -c 'write(2' "$T/strace")
+	[ "$n" -lt 30 ] && ok "600 SCHED lines take a few writes ($n), not ten a line" || bad "SCHED lines are buffered ($n writes)"
+else
+	echo "skip SCHED-line buffering: strace is not installed (tools/setup.sh installs it)"
+fi
+
 "$GOSIM" -w fanout -q --trace "$T/mode.csv"
 [ "$(stat -c %a "$T/mode.csv")" = "$(umask -S >/dev/null; printf '%o' $((0666 & ~$(umask))))" ] &&
 	ok "a trace gets the usual file mode" || bad "a trace gets the usual file mode ($(stat -c %a "$T/mode.csv"))"

@@ -4,7 +4,7 @@
 # prints the command to run.
 set -eu
 need=""
-for pkg in gcc make pkg-config libjansson-dev libcriterion-dev; do
+for pkg in gcc make pkg-config libjansson-dev libcriterion-dev strace; do
 	dpkg -s "$pkg" >/dev/null 2>&1 || need="$need $pkg"
 done
 if [ -z "$need" ]; then
