@@ -1,21 +1,55 @@
-/* evq.c: binary min-heap on (t, seq). */
+/* evq.c: binary min-heap on (t, seq), with keyed slots (see evq.h). */
 #include "evq.h"
 
 #include <stdlib.h>
+
+int evq_init(struct evq *q, int32_t nslots)
+{
+	*q = (struct evq){ .nslots = nslots };
+	q->pos = malloc((size_t)(nslots > 0 ? nslots : 1) * sizeof *q->pos);
+	if (!q->pos)
+		return -1;
+	for (int32_t i = 0; i < nslots; i++)
+		q->pos[i] = -1;
+	return 0;
+}
 
 static int before(const struct evq_item *a, const struct evq_item *b)
 {
 	return a->t < b->t || (a->t == b->t && a->seq < b->seq);
 }
 
-static void swap(struct evq_item *a, struct evq_item *b)
+/* a[i] = it, keeping pos right. */
+static void place(struct evq *q, int64_t i, const struct evq_item *it)
 {
-	struct evq_item t = *a;
-	*a = *b;
-	*b = t;
+	q->a[i] = *it;
+	if (it->slot >= 0)
+		q->pos[it->slot] = i;
 }
 
-int evq_push(struct evq *q, int64_t t, uint8_t kind, int32_t id, uint64_t gen)
+/* Moves the item at i up or down to where it belongs. */
+static void fix(struct evq *q, int64_t i)
+{
+	struct evq_item it = q->a[i];
+	while (i > 0 && before(&it, &q->a[(i - 1) / 2])) {
+		place(q, i, &q->a[(i - 1) / 2]);
+		i = (i - 1) / 2;
+	}
+	for (;;) {
+		int64_t l = 2 * i + 1, r = l + 1, m = l;
+		if (l >= q->n)
+			break;
+		if (r < q->n && before(&q->a[r], &q->a[l]))
+			m = r;
+		if (!before(&q->a[m], &it))
+			break;
+		place(q, i, &q->a[m]);
+		i = m;
+	}
+	place(q, i, &it);
+}
+
+static int add(struct evq *q, const struct evq_item *it)
 {
 	if (q->n == q->cap) {
 		int64_t cap = q->cap ? q->cap * 2 : 64;
@@ -25,13 +59,43 @@ int evq_push(struct evq *q, int64_t t, uint8_t kind, int32_t id, uint64_t gen)
 		q->a = a;
 		q->cap = cap;
 	}
-	int64_t i = q->n++;
-	q->a[i] = (struct evq_item){ .t = t, .seq = q->seq++, .gen = gen, .id = id, .kind = kind };
-	while (i > 0 && before(&q->a[i], &q->a[(i - 1) / 2])) {
-		swap(&q->a[i], &q->a[(i - 1) / 2]);
-		i = (i - 1) / 2;
-	}
+	place(q, q->n++, it);
+	fix(q, q->n - 1);
 	return 0;
+}
+
+int evq_push(struct evq *q, int64_t t, uint8_t kind, int32_t id, uint64_t gen)
+{
+	struct evq_item it = { .t = t, .seq = q->seq++, .gen = gen, .id = id, .slot = -1, .kind = kind };
+	return add(q, &it);
+}
+
+int evq_schedule(struct evq *q, int32_t slot, int64_t t, uint8_t kind, int32_t id, uint64_t gen)
+{
+	struct evq_item it = { .t = t, .seq = q->seq++, .gen = gen, .id = id, .slot = slot, .kind = kind };
+	if (q->pos[slot] < 0)
+		return add(q, &it);
+	int64_t i = q->pos[slot];
+	place(q, i, &it);
+	fix(q, i);
+	return 0;
+}
+
+/* Takes the item at i out of the heap. */
+static void remove_at(struct evq *q, int64_t i)
+{
+	if (q->a[i].slot >= 0)
+		q->pos[q->a[i].slot] = -1;
+	if (i == --q->n)
+		return;
+	place(q, i, &q->a[q->n]);
+	fix(q, i);
+}
+
+void evq_cancel(struct evq *q, int32_t slot)
+{
+	if (q->pos[slot] >= 0)
+		remove_at(q, q->pos[slot]);
 }
 
 int evq_pop(struct evq *q, struct evq_item *out)
@@ -39,23 +103,13 @@ int evq_pop(struct evq *q, struct evq_item *out)
 	if (q->n == 0)
 		return 0;
 	*out = q->a[0];
-	q->a[0] = q->a[--q->n];
-	for (int64_t i = 0;;) {
-		int64_t l = 2 * i + 1, r = l + 1, m = i;
-		if (l < q->n && before(&q->a[l], &q->a[m]))
-			m = l;
-		if (r < q->n && before(&q->a[r], &q->a[m]))
-			m = r;
-		if (m == i)
-			break;
-		swap(&q->a[i], &q->a[m]);
-		i = m;
-	}
+	remove_at(q, 0);
 	return 1;
 }
 
 void evq_free(struct evq *q)
 {
 	free(q->a);
+	free(q->pos);
 	*q = (struct evq){ 0 };
 }

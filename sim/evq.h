@@ -1,7 +1,15 @@
 /* evq.h: the event queue: a binary min-heap of timed events ordered by
  * (time, sequence number taken when scheduled), so ties never depend on the
- * heap's internals. Cancelled events are not removed: each carries a
- * generation that its handler compares with its owner's (lazy deletion). */
+ * heap's internals.
+ *
+ * Some owners have at most one pending event, a deadline that moves: each
+ * P's CPU-done (the end of its running G's CPU segment). Those are keyed by
+ * a slot (the P's index): evq_schedule replaces the slot's pending event,
+ * evq_cancel removes it, so a preemption leaves nothing behind and the
+ * queue holds at most one event per slot plus the unkeyed ones (system
+ * calls in flight): its size follows the program's state, never how long
+ * it has run. Invariant: pos[slot] is the heap index of the slot's event,
+ * or -1, and a[i].slot names the slot whose pos is i (or -1). */
 #ifndef GOSIM_EVQ_H
 #define GOSIM_EVQ_H
 
@@ -14,6 +22,7 @@ struct evq_item {
 	uint64_t seq;
 	uint64_t gen;
 	int32_t id;   /* P for EVQ_CPU_DONE, G for EVQ_SYSCALL_DONE */
+	int32_t slot; /* the keyed slot, or -1 */
 	uint8_t kind;
 };
 
@@ -21,11 +30,23 @@ struct evq {
 	struct evq_item *a;
 	int64_t n, cap;
 	uint64_t seq;
+	int64_t *pos;   /* per slot: heap index of its pending event, or -1 */
+	int32_t nslots;
 };
 
+/* A queue with nslots keyed slots. Returns 0, or -1 when out of memory. */
+int evq_init(struct evq *q, int32_t nslots);
+/* An unkeyed event. Returns 0, or -1 when out of memory. */
 int evq_push(struct evq *q, int64_t t, uint8_t kind, int32_t id, uint64_t gen);
+/* Slot's one pending event is now this one (a fresh sequence number, as if
+ * pushed now); an earlier one is replaced. Returns 0, or -1 when out of
+ * memory. */
+int evq_schedule(struct evq *q, int32_t slot, int64_t t, uint8_t kind, int32_t id, uint64_t gen);
+/* Removes slot's pending event, if any. */
+void evq_cancel(struct evq *q, int32_t slot);
 int evq_pop(struct evq *q, struct evq_item *out);
 static inline int evq_empty(const struct evq *q) { return q->n == 0; }
+static inline int64_t evq_size(const struct evq *q) { return q->n; }
 static inline int64_t evq_top_time(const struct evq *q) { return q->a[0].t; }
 void evq_free(struct evq *q);
 

@@ -59,7 +59,7 @@ static void start_segment(struct sim *s, int32_t gi)
 	struct p *pp = &s->allp[gp->p];
 	pp->seg_start = s->now;
 	pp->seg_end = s->now + gp->left;
-	if (evq_push(&s->evq, pp->seg_end, EVQ_CPU_DONE, gp->p, ++pp->seg_gen) != 0)
+	if (evq_schedule(&s->evq, gp->p, pp->seg_end, EVQ_CPU_DONE, gp->p, ++pp->seg_gen) != 0)
 		sim_broken(s, "out of memory for events");
 }
 
@@ -75,7 +75,8 @@ int exec_preempt(struct sim *s, int32_t pi)
 		ran = s->now - pp->seg_start;
 		pp->busy_us += ran;
 		gp->left = pp->seg_end - s->now;
-		pp->seg_gen++; /* cancel the completion event */
+		pp->seg_gen++;
+		evq_cancel(&s->evq, pi); /* its completion event goes too */
 		pp->seg_end = pp->seg_start = s->now;
 	}
 	struct sim_event e = { .ev = EV_PREEMPT, .g = goid(gi), .p = pi, .m = pp->m,

@@ -279,6 +279,8 @@ struct sim *sim_new(const struct sim_config *cfg, const struct program *prog,
 	s->sum.procs = cfg->procs;
 	s->sum.fingerprint = 0xcbf29ce484222325ULL;
 	rng_init(&s->rng_steal, cfg->seed, RNG_STEAL);
+	if (evq_init(&s->evq, s->nprocs) != 0) /* one CPU-done slot per P */
+		goto fail;
 	s->allp = calloc((size_t)s->nprocs, sizeof *s->allp);
 	s->chans = calloc((size_t)prog->nchans + 1, sizeof *s->chans);
 	if (!s->allp || !s->chans)

@@ -76,7 +76,7 @@ struct p {
 	int64_t slice_start; /* when schedtick last changed */
 	int64_t seg_start;   /* the running G's CPU segment: start, end */
 	int64_t seg_end;
-	uint64_t seg_gen;    /* cancels a preempted segment's completion event */
+	uint64_t seg_gen;    /* the segment's number, checked by its completion event */
 	int64_t busy_us;
 };
 

@@ -1,0 +1,90 @@
+/* test_evq.c: the event queue: (time, sequence) order, one pending event
+ * per keyed slot (replaced, cancelled), and a queue whose size follows the
+ * program's state, not how long it runs. */
+#include <criterion/criterion.h>
+
+#include "helpers.h"
+
+static struct evq_item pop(struct evq *q)
+{
+	struct evq_item it;
+	cr_assert_eq(evq_pop(q, &it), 1);
+	return it;
+}
+
+Test(evq, a_slot_keeps_one_pending_event_replaced_or_cancelled)
+{
+	struct evq q;
+	cr_assert_eq(evq_init(&q, 3), 0);
+	cr_assert_eq(evq_schedule(&q, 0, 50, EVQ_CPU_DONE, 0, 1), 0);
+	cr_assert_eq(evq_push(&q, 30, EVQ_SYSCALL_DONE, 7, 0), 0);
+	cr_assert_eq(evq_schedule(&q, 1, 30, EVQ_CPU_DONE, 1, 1), 0);
+	cr_assert_eq(evq_schedule(&q, 0, 10, EVQ_CPU_DONE, 0, 2), 0); /* moves earlier */
+	cr_assert_eq(evq_schedule(&q, 2, 40, EVQ_CPU_DONE, 2, 1), 0);
+	cr_assert_eq(evq_schedule(&q, 2, 90, EVQ_CPU_DONE, 2, 2), 0); /* moves later */
+	cr_assert_eq(evq_size(&q), 4, "one per slot plus the unkeyed one");
+	evq_cancel(&q, 1);
+	evq_cancel(&q, 1); /* nothing pending: no-op */
+	cr_assert_eq(evq_size(&q), 3);
+	struct evq_item a = pop(&q), b = pop(&q), c = pop(&q);
+	cr_assert(a.t == 10 && a.id == 0 && a.gen == 2);
+	cr_assert(b.t == 30 && b.kind == EVQ_SYSCALL_DONE && b.id == 7);
+	cr_assert(c.t == 90 && c.id == 2 && c.gen == 2);
+	cr_assert(evq_empty(&q));
+	cr_assert_eq(evq_schedule(&q, 0, 5, EVQ_CPU_DONE, 0, 3), 0, "a popped slot can be scheduled again");
+	cr_assert_eq(evq_size(&q), 1);
+	evq_free(&q);
+}
+
+Test(evq, ties_keep_the_order_they_were_scheduled_in_after_a_replacement)
+{
+	struct evq q;
+	cr_assert_eq(evq_init(&q, 2), 0);
+	cr_assert_eq(evq_schedule(&q, 0, 20, EVQ_CPU_DONE, 0, 1), 0);
+	cr_assert_eq(evq_push(&q, 20, EVQ_SYSCALL_DONE, 5, 0), 0);
+	cr_assert_eq(evq_schedule(&q, 0, 20, EVQ_CPU_DONE, 0, 2), 0); /* rescheduled: now after the push */
+	cr_assert_eq(pop(&q).kind, EVQ_SYSCALL_DONE);
+	cr_assert_eq(pop(&q).gen, 2);
+	evq_free(&q);
+}
+
+static void assert_bounded_queue(const char *json, int procs, int64_t *steps_out)
+{
+	struct program *p = load_text(json);
+	struct sim_config cfg = test_config(procs);
+	cfg.check = 0;
+	struct sim_error err;
+	struct sim *s = sim_new(&cfg, p, NULL, &err);
+	cr_assert_not_null(s, "%s", err.msg);
+	int64_t steps = 0;
+	while (sim_step(s) == SIM_RUNNING) {
+		int64_t in_syscall = 0;
+		for (int32_t gi = 0; gi < s->ng; gi++)
+			in_syscall += s->allg[gi].place == PL_SYSCALL;
+		cr_assert_leq(evq_size(&s->evq), s->nprocs + in_syscall,
+			      "%lld events pending at t=%lldus", (long long)evq_size(&s->evq), (long long)s->now);
+		steps++;
+	}
+	cr_assert_eq(s->status, SIM_DONE, "%s", sim_message(s));
+	struct sim_summary sum;
+	sim_summary(s, &sum);
+	*steps_out = sum.preemptions;
+	sim_free(s);
+	program_free(p);
+}
+
+Test(evq, a_preempted_goroutine_leaves_no_event_behind)
+{
+	int64_t preemptions;
+	assert_bounded_queue("{\"main\": [{\"run\": \"20s\"}]}", 1, &preemptions);
+	cr_assert_geq(preemptions, 1000, "sysmon preempts it every 10-20ms");
+}
+
+Test(evq, the_queue_holds_one_cpu_deadline_per_p_plus_the_syscalls_in_flight)
+{
+	int64_t preemptions;
+	assert_bounded_queue("{\"main\": [{\"repeat\": 20, \"body\": [{\"go\": \"f\"}]}, {\"run\": \"2s\"}],"
+			     " \"funcs\": {\"f\": [{\"run\": \"300ms\"}, {\"syscall\": \"5ms\"}, {\"loop\": \"200ms\"}]}}",
+			     3, &preemptions);
+	cr_assert_geq(preemptions, 100);
+}
