@@ -427,6 +427,7 @@ static void print_summary(FILE *out, const struct run *r, const struct sim_summa
 	fprintf(out, ", %d P%s, steal %s, preempt %s, sysmon %s, seed %llu\n", c->procs,
 		c->procs == 1 ? "" : "s", c->steal ? "on" : "off", modes[c->preempt],
 		c->sysmon == SYSMON_FIXED ? "fixed" : "adaptive", (unsigned long long)c->seed);
+	fprintf(out, "  outcome      %s\n", sim_outcome_name(sum->outcome));
 	fprintf(out, "  makespan     %lld.%03lld ms\n", (long long)(sum->makespan_us / 1000),
 		(long long)(sum->makespan_us % 1000));
 	fprintf(out, "  goroutines   %lld\n", (long long)sum->goroutines);

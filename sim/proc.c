@@ -81,7 +81,7 @@ int32_t proc_newm(struct sim *s)
 		char msg[160];
 		snprintf(msg, sizeof msg, "runtime: program exceeds %lld-thread limit\nfatal error: thread exhaustion",
 			 (long long)s->cfg.max_threads);
-		sim_die(s, msg);
+		sim_die(s, OUT_THREAD_LIMIT, msg);
 		return -1;
 	}
 	if (s->nm == s->mcap) {

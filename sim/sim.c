@@ -153,11 +153,12 @@ void sim_move_g_waiting(struct sim *s, int32_t gi, int reason, int wait, int32_t
 	move_g(s, gi, PL_WAITING, -1, reason, wait, obj);
 }
 
-void sim_die(struct sim *s, const char *msg)
+void sim_die(struct sim *s, int outcome, const char *msg)
 {
 	if (s->status != SIM_RUNNING)
 		return;
 	s->status = SIM_DIED;
+	s->sum.outcome = (uint8_t)outcome;
 	snprintf(s->msg, sizeof s->msg, "%s", msg);
 }
 
@@ -166,6 +167,7 @@ void sim_broken(struct sim *s, const char *fmt, ...)
 	if (s->status == SIM_BROKEN)
 		return;
 	s->status = SIM_BROKEN;
+	s->sum.outcome = OUT_BROKEN;
 	va_list ap;
 	va_start(ap, fmt);
 	int n = snprintf(s->msg, sizeof s->msg, "invariant violated at t=%lldus: ", (long long)s->now);
@@ -321,11 +323,12 @@ static void finish_instant(struct sim *s)
 		return;
 	if (s->nlive == 0) {
 		s->status = SIM_DONE;
+		s->sum.outcome = OUT_DONE;
 		return;
 	}
 	s->sysmon_next = sysmon_next_wake(s);
 	if (evq_empty(&s->evq) && s->nqueued == 0 && s->runq.size == 0)
-		sim_die(s, "fatal error: all goroutines are asleep - deadlock!");
+		sim_die(s, OUT_DEADLOCK, "fatal error: all goroutines are asleep - deadlock!");
 }
 
 enum sim_status sim_step(struct sim *s)
@@ -426,6 +429,13 @@ const char *sim_waitreason_name(int i)
 {
 	static const char *const names[] = { "", "chan receive", "chan send" };
 	return name_of(names, WR__N, i);
+}
+
+const char *sim_outcome_name(int i)
+{
+	static const char *const names[] = { "running", "done", "deadlock", "thread-limit", "broken",
+					     "until", "interrupted" };
+	return name_of(names, OUT__N, i);
 }
 
 const char *sim_ev_name(int i)

@@ -106,7 +106,15 @@ enum sim_status {
 	SIM_ABORTED  /* the sink asked to stop */
 };
 
+/* How the run ended, as the summary says it (sim_outcome_name): the
+ * model's own ends (done, deadlock, thread-limit, broken) and the driver's
+ * (until: stopped at a time limit; interrupted: by a signal). */
+enum sim_outcome {
+	OUT_RUNNING, OUT_DONE, OUT_DEADLOCK, OUT_THREAD_LIMIT, OUT_BROKEN, OUT_UNTIL, OUT_INTERRUPTED, OUT__N
+};
+
 struct sim_summary {
+	uint8_t outcome;          /* enum sim_outcome */
 	int64_t makespan_us;
 	int64_t goroutines;
 	int64_t threads_peak;
@@ -136,6 +144,7 @@ const char *sim_reason_name(int reason);
 const char *sim_mstate_name(int st);
 const char *sim_pstate_name(int st);
 const char *sim_ev_name(int ev);
+const char *sim_outcome_name(int outcome);
 /* The runtime's waitReason strings ("chan receive"); "" for none. */
 const char *sim_waitreason_name(int wr);
 

@@ -154,7 +154,9 @@ void sim_emit_p(struct sim *s, int32_t pi, int from, int to);
 /* The M mi (-1: none) runs from here on: the events that follow carry it
  * and its P as by_m and by_p. */
 static inline void sim_act(struct sim *s, int32_t mi) { s->actor_m = mi; }
-void sim_die(struct sim *s, const char *msg);
+/* The simulated program dies (SIM_DIED) with the runtime's text; outcome
+ * says how (OUT_DEADLOCK, OUT_THREAD_LIMIT). */
+void sim_die(struct sim *s, int outcome, const char *msg);
 void sim_broken(struct sim *s, const char *fmt, ...);
 int32_t sim_newg(struct sim *s, uint32_t fn);
 void sim_poll(struct sim *s);

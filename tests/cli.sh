@@ -123,7 +123,16 @@ usage_error "a truncated workload names its place" "trunc.json:1:" -w "$T/trunc.
 printf '{"chans": {"c": 0}, "main": [{"recv": "c"}]}\n' >"$T/dead.json"
 expect "a deadlock exits 3" 3 "$GOSIM" -w "$T/dead.json"
 grep -q "fatal error: all goroutines are asleep - deadlock!" "$T/err" && ok "a deadlock prints the runtime's message" || bad "deadlock message"
+"$GOSIM" -w "$T/dead.json" --trace "$T/dead-trace.json" >"$T/out" 2>"$T/err"
+grep -q '"summary":{"outcome":"deadlock",' "$T/dead-trace.json" && grep -q '^  outcome      deadlock$' "$T/out" &&
+	ok "a deadlock's summary says outcome deadlock (JSON and human)" || bad "a deadlock's summary says outcome deadlock"
+"$GOSIM" -w pingpong --trace "$T/done-trace.json" >"$T/out" 2>"$T/err"
+grep -q '"summary":{"outcome":"done",' "$T/done-trace.json" && grep -q '^  outcome      done$' "$T/out" &&
+	ok "a finished run's summary says outcome done (JSON and human)" || bad "a finished run's summary says outcome done"
 expect "the thread limit exits 3" 3 "$GOSIM" -w syscalls -D n=50 --max-threads=8
+"$GOSIM" -w syscalls -D n=50 --max-threads=8 --trace "$T/tl-trace.json" >"$T/out" 2>"$T/err"
+grep -q '"summary":{"outcome":"thread-limit",' "$T/tl-trace.json" && grep -q '^  outcome      thread-limit$' "$T/out" &&
+	ok "the thread limit's summary says outcome thread-limit" || bad "the thread limit's summary says outcome thread-limit"
 grep -q "runtime: program exceeds 8-thread limit" "$T/err" && grep -q "fatal error: thread exhaustion" "$T/err" &&
 	ok "the thread limit prints the runtime's message" || bad "thread limit message"
 
@@ -189,7 +198,7 @@ sh -c '"$0" -w fanout -D n=20000 --trace - --format=jsonl 2>/dev/null; echo $? >
 python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$T/closed.json" 2>/dev/null && ! grep -q SCHED "$T/closed.json" &&
 	ok "with 2>&- no SCHED line lands in the trace" || bad "with 2>&- SCHED lines land in the trace"
 "$GOSIM" -w "$T/dead.json" --trace "$T/closed2.json" >&- 2>&-
-[ $? -eq 3 ] && ! grep -q "deadlock" "$T/closed2.json" && ok "with 1>&- 2>&- the deadlock message stays out of the trace" ||
+[ $? -eq 3 ] && ! grep -q "fatal error" "$T/closed2.json" && ok "with 1>&- 2>&- the deadlock message stays out of the trace" ||
 	bad "closed stdout/stderr and the deadlock message"
 
 # SCHED lines: a reader that leaves ends them and the run goes on; a full device is an error

@@ -52,6 +52,7 @@ Test(sim, a_goroutine_waiting_forever_is_a_deadlock_with_the_runtimes_message)
 	run_text("{\"chans\": {\"c\": 0}, \"main\": [{\"recv\": \"c\"}]}", &cfg, &r);
 	cr_assert_eq(r.status, SIM_DIED);
 	cr_assert_str_eq(r.msg, "fatal error: all goroutines are asleep - deadlock!");
+	cr_assert_str_eq(sim_outcome_name(r.sum.outcome), "deadlock");
 	run_result_free(&r);
 }
 
@@ -66,6 +67,7 @@ Test(sim, more_threads_than_the_limit_kill_the_program_like_checkmcount)
 	cr_assert_eq(r.status, SIM_DIED);
 	cr_assert_str_eq(r.msg, "runtime: program exceeds 6-thread limit\nfatal error: thread exhaustion");
 	cr_assert_eq(r.sum.threads_peak, 6);
+	cr_assert_str_eq(sim_outcome_name(r.sum.outcome), "thread-limit");
 	run_result_free(&r);
 	program_free(p);
 }

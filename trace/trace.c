@@ -116,7 +116,8 @@ char *trace_summary_json(const struct sim_summary *sum)
 	json_t *busy = json_array();
 	for (int i = 0; i < sum->procs; i++)
 		json_array_append_new(busy, json_integer(sum->busy_us[i]));
-	json_t *o = json_pack("{sI sI sI sI sI sI sI sI sI so ss}", "makespan_us", (json_int_t)sum->makespan_us,
+	json_t *o = json_pack("{ss sI sI sI sI sI sI sI sI sI so ss}", "outcome", sim_outcome_name(sum->outcome),
+			      "makespan_us", (json_int_t)sum->makespan_us,
 			      "goroutines", (json_int_t)sum->goroutines, "threads_peak",
 			      (json_int_t)sum->threads_peak, "steals", (json_int_t)sum->steals, "stolen",
 			      (json_int_t)sum->stolen, "handoffs", (json_int_t)sum->handoffs, "preemptions",
