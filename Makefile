@@ -8,7 +8,7 @@ LDLIBS = -ljansson
 B ?= build
 SIM = $(wildcard sim/*.c)
 TRACE = $(wildcard trace/*.c)
-CMD = cmd/cli.c cmd/run.c cmd/out.c cmd/msg.c
+CMD = cmd/cli.c cmd/run.c cmd/out.c cmd/msg.c cmd/analysis.c
 WORKLOADS = $(sort $(wildcard workloads/*.json))
 LIB_OBJ = $(SIM:%.c=$(B)/%.o) $(TRACE:%.c=$(B)/%.o) $(B)/workloads.o
 TEST_SRC = $(wildcard tests/test_*.c)
@@ -48,6 +48,7 @@ cli: $(B)/gosim
 	sh tests/cli.sh $(B)/gosim
 	sh tests/errors.sh $(B)/gosim
 	sh tests/parser.sh $(B)/gosim
+	sh tests/report.sh $(B)/gosim
 
 # The fuzz target over the seed corpus and past crashes, with any compiler.
 FUZZ_OBJ = $(LIB_OBJ) $(CMD:%.c=$(B)/%.o) $(B)/tests/fuzz/fuzz_gosim.o

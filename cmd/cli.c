@@ -55,6 +55,14 @@ static const char usage_text[] =
 	"      --scheddetail         add the P, M and G lines (scheddetail=1)\n"
 	"      --go=VERSION          the Go release whose schedtrace format to print,\n"
 	"                            1.19 and later (default " SCHEDTRACE_NEWEST ")\n"
+	"      --report[=FMT]        after the summary: where the time went (latency,\n"
+	"                            each goroutine's time by place, Ps, Ms, counters);\n"
+	"                            FMT text (default), json or csv (instead of the\n"
+	"                            summary); docs/report-format.md\n"
+	"      --report-threshold=DUR  list waits runnable longer than DUR, with who\n"
+	"                            ran meanwhile (default 10ms)\n"
+	"      --why=N               every runnable interval of goroutine N: its queue,\n"
+	"                            position, and the goroutines that ran meanwhile\n"
 	"  -q, --quiet               no summary, no progress\n"
 	"      --stats               print the run's cost to stderr: wall time, events\n"
 	"                            per second, peak RSS, trace bytes per second\n"
@@ -73,7 +81,8 @@ static const char usage_text[] =
 	"Example: gosim -w syscalls -p 4 --trace out.json --schedtrace=1\n";
 
 enum { OPT_STEAL = 256, OPT_PREEMPT, OPT_SLICE, OPT_SYSMON_PERIOD, OPT_MAX_THREADS, OPT_SCHEDTRACE,
-       OPT_SCHEDDETAIL, OPT_GO, OPT_CHECK, OPT_EAGER, OPT_LIST, OPT_MAX_GOROUTINES, OPT_UNTIL, OPT_STATS, OPT_SYSMON, OPT_SYSMON_SLACK };
+       OPT_SCHEDDETAIL, OPT_GO, OPT_CHECK, OPT_EAGER, OPT_LIST, OPT_MAX_GOROUTINES, OPT_UNTIL, OPT_STATS, OPT_SYSMON, OPT_SYSMON_SLACK,
+       OPT_REPORT, OPT_REPORT_THRESHOLD, OPT_WHY };
 
 static const struct option long_opts[] = {
 	{ "workload", required_argument, NULL, 'w' },
@@ -97,6 +106,9 @@ static const struct option long_opts[] = {
 	{ "eager-sysmon", no_argument, NULL, OPT_EAGER },
 	{ "list-workloads", no_argument, NULL, OPT_LIST },
 	{ "stats", no_argument, NULL, OPT_STATS },
+	{ "report", optional_argument, NULL, OPT_REPORT },
+	{ "report-threshold", required_argument, NULL, OPT_REPORT_THRESHOLD },
+	{ "why", required_argument, NULL, OPT_WHY },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -232,6 +244,18 @@ static int parse_long_only(struct opts *o, int c, const char *arg)
 	case OPT_EAGER: o->cfg.eager_sysmon = 1; return 0;
 	case OPT_LIST: o->list = 1; return 0;
 	case OPT_STATS: o->stats = 1; return 0;
+	case OPT_REPORT:
+		o->report = 1;
+		if (arg && report_format_parse(arg, &o->report_fmt))
+			return bad("--report", arg, "expected text, json or csv");
+		return 0;
+	case OPT_REPORT_THRESHOLD:
+		return parse_dur(arg, &o->report_threshold_us) ? bad("--report-threshold", arg, "expected a duration such as 10ms") : 0;
+	case OPT_WHY:
+		if (parse_int(arg, 1, INT32_MAX, &v))
+			return bad("--why", arg, "expected a goroutine id (1 is main)");
+		o->why_g = (int32_t)v;
+		return 0;
 	}
 	return EXIT_USAGE;
 }
@@ -275,6 +299,10 @@ static int check_combination(struct opts *o)
 			return EXIT_USAGE;
 		}
 		o->format = TRACE_JSON; /* "-", a device, a FIFO: JSON, as for "-" */
+	}
+	if ((o->report || o->why_g) && o->trace_path && strcmp(o->trace_path, "-") == 0) {
+		msg_usage("--report and --why write to stdout, and so does --trace=-; write the trace to a file");
+		return EXIT_USAGE;
 	}
 	if (o->format_set && !o->trace_path) {
 		msg_usage("--format needs --trace=FILE");
@@ -322,6 +350,7 @@ int cli_parse_args(struct opts *o, int argc, char **argv)
 	sim_config_default(&o->cfg);
 	o->workload = "fanout";
 	o->max_goroutines = MAX_GOROUTINES_DEFAULT;
+	o->report_threshold_us = REPORT_THRESHOLD_DEFAULT_US;
 	o->format = TRACE_JSON;
 	o->family = SCHEDTRACE_GO125;
 	o->go_version = SCHEDTRACE_NEWEST;

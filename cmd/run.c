@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "analysis.h"
 #include "cli.h"
 #include "msg.h"
 #include "out.h"
@@ -49,6 +50,7 @@ struct run {
 	struct program *prog;
 	struct out trace;
 	struct trace_writer *tw;
+	struct report *rep;     /* --report, --why (analysis.h) */
 	uint64_t workload_hash; /* trace_hash of the workload's text */
 	FILE *sched;     /* SCHED lines: buffered onto stderr; NULL once its reader left */
 	int io_errno;    /* the write that failed, and on what */
@@ -305,7 +307,12 @@ int run_list_workloads(FILE *out)
 static int sink_event(void *ctx, const struct sim_event *e)
 {
 	struct run *r = ctx;
-	if (trace_event(r->tw, e) == 0)
+	if (r->rep && report_event(r->rep, e) != 0) {
+		r->io_errno = ENOMEM;
+		r->io_what = "--report";
+		return -1;
+	}
+	if (!r->tw || trace_event(r->tw, e) == 0)
 		return 0;
 	r->io_errno = errno ? errno : EIO;
 	r->io_what = r->trace.path;
@@ -587,7 +594,7 @@ static int finish(struct run *r, struct sim *s, int rc)
 	}
 	if (r->o->stats)
 		print_stats(r, &sum);
-	if (ok && !r->o->quiet) {
+	if (ok && !r->o->quiet && analysis_keeps_summary(r->o)) {
 		int to_stdout = r->o->trace_path && strcmp(r->o->trace_path, "-") == 0;
 		FILE *out = to_stdout ? stderr : stdout;
 		print_summary(out, r, &sum);
@@ -596,6 +603,10 @@ static int finish(struct run *r, struct sim *s, int rc)
 				msg_error("writing the summary: %s", strerror(errno));
 			rc = errno == EPIPE ? rc : EXIT_USAGE;
 		}
+	}
+	if (ok && rc != EXIT_USAGE) {
+		int arc = analysis_write(r->rep, r->o, &sum);
+		rc = arc ? arc : rc;
 	}
 	return rc;
 }
@@ -611,8 +622,10 @@ int run_main(struct opts *o)
 	catch_signals();
 	struct sim_error err;
 	struct sim *s = NULL;
-	if ((rc = open_sched(&r)) == 0 && (rc = open_trace(&r)) == 0) {
-		struct sim_sink sink = { .ctx = &r, .event = r.tw ? sink_event : NULL,
+	if ((rc = open_sched(&r)) == 0 && (rc = open_trace(&r)) == 0)
+		r.rep = analysis_open(o, r.prog, &rc);
+	if (rc == 0) {
+		struct sim_sink sink = { .ctx = &r, .event = r.tw || r.rep ? sink_event : NULL,
 					 .schedtrace = o->cfg.schedtrace_ms ? sink_schedtrace : NULL, .progress = progress };
 		s = sim_new(&o->cfg, r.prog, &sink, &err);
 		if (!s) {
@@ -629,6 +642,7 @@ int run_main(struct opts *o)
 			fclose(r.sched);
 	}
 	trace_free(r.tw);
+	report_free(r.rep);
 	sim_free(s);
 	program_free(r.prog);
 	return rc;

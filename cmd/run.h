@@ -7,6 +7,7 @@
 #include "../sim/sim.h"
 #include "../sim/workload.h"
 #include "../trace/schedtrace.h"
+#include "../trace/report.h"
 #include "../trace/trace.h"
 
 #define MAX_DEFINES 64
@@ -27,6 +28,10 @@ struct opts {
 	int64_t max_goroutines;
 	int64_t until_us; /* 0: no limit */
 	int quiet, help, version, list, stats;
+	int report;                  /* --report given */
+	enum report_format report_fmt;
+	int64_t report_threshold_us; /* --report-threshold */
+	int32_t why_g;               /* --why=N, 0: none */
 };
 
 int run_main(struct opts *o);

@@ -1,10 +1,11 @@
 #!/bin/sh
 # Installs what building and testing gosim needs on Debian: a C compiler,
-# make, jansson and Criterion. Uses apt-get when run as root; otherwise
+# make, jansson and Criterion; python3 (tests/report_check.py) and GNU
+# parallel (tools/sweep). Uses apt-get when run as root; otherwise
 # prints the command to run.
 set -eu
 need=""
-for pkg in gcc make pkg-config libjansson-dev libcriterion-dev strace; do
+for pkg in gcc make pkg-config libjansson-dev libcriterion-dev strace python3 parallel; do
 	dpkg -s "$pkg" >/dev/null 2>&1 || need="$need $pkg"
 done
 if [ -z "$need" ]; then

@@ -1,0 +1,56 @@
+#!/bin/sh
+# The report (--report) against the trace: for every built-in workload at
+# 1, 2 and 4 Ps (and a second seed), tests/report_check.py recomputes every
+# figure of --report=json from the same run's JSON trace and checks the CSV
+# rows against the JSON. Usage: tests/report.sh ./gosim
+set -u
+GOSIM=${1:-./gosim}
+case $GOSIM in /*) ;; *) GOSIM=$(pwd)/$GOSIM ;; esac
+HERE=$(cd "$(dirname "$0")" && pwd)
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); echo "ok   $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL $1"; sed 's/^/     /' "$T/err" | head -8; }
+
+workloads=$("$GOSIM" --list-workloads | sed -n 's/^\([a-z0-9_-]*\) (procs.*/\1/p')
+[ -n "$workloads" ] || { echo "FAIL no built-in workloads listed"; exit 1; }
+for w in $workloads; do
+	for args in "-p 1" "-p 2" "-p 4" "-p 3 -s 7 --report-threshold=100us"; do
+		# shellcheck disable=SC2086 # args are words
+		if "$GOSIM" -w "$w" $args --trace "$T/t.json" --report=json >"$T/r.json" 2>"$T/err" &&
+			"$GOSIM" -w "$w" $args --report=csv >"$T/r.csv" 2>>"$T/err" &&
+			/usr/bin/python3 "$HERE/report_check.py" "$T/t.json" "$T/r.json" "$T/r.csv" >"$T/err" 2>&1; then
+			ok "report of $w $args matches its trace"
+		else
+			bad "report of $w $args matches its trace"
+		fi
+	done
+done
+
+# The text report follows the summary; JSON and CSV replace it.
+"$GOSIM" -w fanout --report >"$T/out" 2>"$T/err"
+grep -q "^  makespan" "$T/out" && grep -q "^scheduler latency" "$T/out" && ok "text report follows the summary" ||
+	bad "text report follows the summary"
+"$GOSIM" -w fanout --report=json 2>"$T/err" | /usr/bin/python3 -c 'import json,sys; json.load(sys.stdin)' &&
+	ok "json report is one JSON document" || bad "json report is one JSON document"
+"$GOSIM" -w fanout --report=xml >"$T/out" 2>"$T/err"
+[ $? -eq 2 ] && grep -q "expected text, json or csv" "$T/err" && ok "an unknown report format is refused" ||
+	bad "an unknown report format is refused"
+"$GOSIM" -w fanout --report --trace=- >"$T/out" 2>"$T/err"
+[ $? -eq 2 ] && ok "--report with --trace=- is refused (both on stdout)" || bad "--report with --trace=- is refused"
+
+# --why: every runnable interval of one G, from the trace.
+"$GOSIM" -w pingpong -q --why=2 --trace "$T/t.json" >"$T/why" 2>"$T/err"
+want=$(/usr/bin/python3 -c '
+import json,sys
+ev=json.load(open(sys.argv[1]))["events"]
+n=sum(1 for e in ev if e["ev"]=="g" and e["g"]==2 and e["to"] in ("runnext","local","global") and e["from"] not in ("runnext","local","global"))
+print(n)' "$T/t.json")
+got=$(grep -c "^  G2 other: runnable" "$T/why")
+[ "$got" = "$want" ] && [ "$got" -gt 0 ] && ok "--why lists each runnable interval ($got)" || bad "--why lists each runnable interval (got $got, want $want)"
+grep -q "P0 ran: G1 main" "$T/why" && ok "--why names who ran meanwhile" || bad "--why names who ran meanwhile"
+
+echo "report: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
