@@ -49,6 +49,7 @@ cli: $(B)/gosim
 	sh tests/errors.sh $(B)/gosim
 	sh tests/parser.sh $(B)/gosim
 	sh tests/report.sh $(B)/gosim
+	sh tests/docs.sh
 
 # The fuzz target over the seed corpus and past crashes, with any compiler.
 FUZZ_OBJ = $(LIB_OBJ) $(CMD:%.c=$(B)/%.o) $(B)/tests/fuzz/fuzz_gosim.o

@@ -1,23 +1,9 @@
 /* chan.c: chansend/chanrecv with direct handoff (see chan.h). */
 #include "chan.h"
 
-#include "runq.h"
+#include "park.h"
 
-/* goready -> ready(gp, next=true): runqput on the waker's P. */
-static void goready(struct sim *s, int32_t gi, int32_t waker)
-{
-	runq_put(s, s->allg[waker].p, gi, 1, R_CHAN);
-}
-
-static void gopark(struct sim *s, int32_t gi, int32_t ci, struct gqueue *q, int reason)
-{
-	struct g *gp = &s->allg[gi];
-	s->allm[gp->m].curg = -1;
-	sim_move_g_waiting(s, gi, R_CHAN, reason, ci);
-	gqueue_push(s, q, gi);
-}
-
-static struct gqueue *waitq(struct chan *c, int recv)
+static struct waitq *waitq(struct chan *c, int recv)
 {
 	return recv ? &c->recvq : &c->sendq;
 }
@@ -25,9 +11,9 @@ static struct gqueue *waitq(struct chan *c, int recv)
 int chan_op(struct sim *s, int32_t gi, int32_t ci, int send)
 {
 	struct chan *c = &s->chans[ci];
-	int32_t peer = gqueue_pop(s, waitq(c, send));
-	if (peer >= 0) { /* send(): direct handoff; recv() from a full buffer keeps count */
-		goready(s, peer, gi);
+	int32_t sg = park_dequeue(s, waitq(c, send));
+	if (sg >= 0) { /* send(): direct handoff; recv() from a full buffer keeps count */
+		park_goready(s, sg, -1, s->allg[gi].p, PARAM_OK, R_CHAN);
 		return 1;
 	}
 	if (send && c->count < c->cap) {
@@ -38,6 +24,8 @@ int chan_op(struct sim *s, int32_t gi, int32_t ci, int send)
 		c->count--;
 		return 1;
 	}
-	gopark(s, gi, ci, waitq(c, !send), send ? WR_CHAN_SEND : WR_CHAN_RECV);
+	park_gopark(s, gi, send ? WR_CHAN_SEND : WR_CHAN_RECV, R_CHAN, ci);
+	if (park_enqueue(s, waitq(&s->chans[ci], !send), gi, send ? WQ_CHAN_SEND : WQ_CHAN_RECV, ci, -1) < 0)
+		return 0;
 	return 0;
 }

@@ -4,6 +4,7 @@
  * The invariants are listed in state.h. */
 #include <stdlib.h>
 
+#include "park.h"
 #include "runq.h"
 #include "state.h"
 
@@ -38,6 +39,71 @@ static int check_gqueue(struct sim *s, const struct gqueue *q, int pl, const cha
 		sim_broken(s, "%s has %lld Gs but records size %lld", where, (long long)n, (long long)q->size);
 		return -1;
 	}
+	return 0;
+}
+
+/* A wait queue: its links, its size, and that each sudog belongs to a
+ * waiting G and names this queue. Marks the sudogs seen (sudog marks are
+ * the scratch bytes after the Gs'). */
+static int check_waitq(struct sim *s, const struct waitq *q, int kind, int32_t obj)
+{
+	int64_t n = 0;
+	int32_t prev = -1;
+	uint8_t *seen = s->scratch + s->ng;
+	for (int32_t sg = q->first; sg >= 0; prev = sg, sg = s->sudogs[sg].next, n++) {
+		const struct sudog *sd = &s->sudogs[sg];
+		if (n > s->nsudog || sg >= s->nsudog || seen[sg]) {
+			sim_broken(s, "a wait queue's links are broken (sudog %d)", sg);
+			return -1;
+		}
+		seen[sg] = 1;
+		if (sd->prev != prev || sd->kind != kind || sd->obj != obj || sd->g < 0 || sd->g >= s->ng ||
+		    s->allg[sd->g].place != PL_WAITING) {
+			sim_broken(s, "sudog %d in the %s queue of object %d is not a waiting G's", sg,
+				   kind == WQ_CHAN_RECV ? "recv" : "send", obj);
+			return -1;
+		}
+	}
+	if (n != q->size || q->last != prev) {
+		sim_broken(s, "a wait queue has %lld sudogs but records size %lld", (long long)n, (long long)q->size);
+		return -1;
+	}
+	return 0;
+}
+
+/* Every waiting G: marked once, its sudogs all queued; no queued sudog
+ * belongs to anyone else; the free list holds the rest. */
+static int check_waiting(struct sim *s)
+{
+	uint8_t *seen = s->scratch + s->ng;
+	int64_t owned = 0;
+	for (int32_t gi = 0; gi < s->ng; gi++) {
+		const struct g *gp = &s->allg[gi];
+		if (gp->place != PL_WAITING)
+			continue;
+		if (mark(s, gi, PL_WAITING, "a wait") != 0)
+			return -1;
+		for (int32_t sg = gp->u.waiting; sg >= 0; sg = s->sudogs[sg].waitlink, owned++) {
+			if (owned > s->nsudog || s->sudogs[sg].g != gi || seen[sg] != 1) {
+				sim_broken(s, "G%d's sudog %d is not in the queue it names", goid(gi), sg);
+				return -1;
+			}
+			seen[sg] = 2;
+		}
+	}
+	int64_t nfree = 0;
+	for (int32_t sg = s->sudogfree; sg >= 0 && nfree <= s->nsudog; sg = s->sudogs[sg].next)
+		nfree++;
+	if (owned != s->sudogs_used || owned + nfree != s->nsudog) {
+		sim_broken(s, "%lld sudogs are in use, %lld free, of %d (records %lld in use)", (long long)owned,
+			   (long long)nfree, s->nsudog, (long long)s->sudogs_used);
+		return -1;
+	}
+	for (int32_t sg = 0; sg < s->nsudog; sg++)
+		if (seen[sg] == 1) {
+			sim_broken(s, "sudog %d is queued but no waiting G owns it", sg);
+			return -1;
+		}
 	return 0;
 }
 
@@ -104,10 +170,8 @@ static int check_all(struct sim *s)
 			return -1;
 	if (check_gqueue(s, &s->runq, PL_GLOBAL, "the global queue") != 0)
 		return -1;
-	for (int32_t ci = 0; ci < s->prog->nchans; ci++)
-		if (check_gqueue(s, &s->chans[ci].recvq, PL_WAITING, "a channel's recvq") != 0 ||
-		    check_gqueue(s, &s->chans[ci].sendq, PL_WAITING, "a channel's sendq") != 0)
-			return -1;
+	if (park_each_queue(s, check_waitq) != 0 || check_waiting(s) != 0)
+		return -1;
 	if (nqueued != s->nqueued) {
 		sim_broken(s, "nqueued is %lld but the queues hold %lld", (long long)s->nqueued, (long long)nqueued);
 		return -1;
@@ -136,9 +200,9 @@ void sim_check(struct sim *s)
 {
 	if (!s->cfg.check || s->status != SIM_RUNNING)
 		return;
-	if (s->scratch_cap < s->ng) {
+	if (s->scratch_cap < (int64_t)s->ng + s->nsudog) {
 		free(s->scratch);
-		s->scratch_cap = s->gcap;
+		s->scratch_cap = (int64_t)s->gcap + s->sudogcap;
 		s->scratch = malloc((size_t)s->scratch_cap);
 		if (!s->scratch) {
 			s->scratch_cap = 0;
@@ -146,7 +210,7 @@ void sim_check(struct sim *s)
 			return;
 		}
 	}
-	for (int32_t gi = 0; gi < s->ng; gi++)
-		s->scratch[gi] = 0;
+	for (int64_t i = 0; i < (int64_t)s->ng + s->nsudog; i++)
+		s->scratch[i] = 0;
 	check_all(s);
 }

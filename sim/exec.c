@@ -4,6 +4,8 @@
 #include <assert.h>
 #include <stdlib.h>
 
+#include "park.h"
+
 #include "chan.h"
 #include "evq.h"
 #include "runq.h"
@@ -58,7 +60,7 @@ static void start_segment(struct sim *s, int32_t gi)
 	struct g *gp = &s->allg[gi];
 	struct p *pp = &s->allp[gp->p];
 	pp->seg_start = s->now;
-	pp->seg_end = s->now + gp->left;
+	pp->seg_end = s->now + gp->u.left;
 	if (evq_schedule(&s->evq, gp->p, pp->seg_end, EVQ_CPU_DONE, gp->p, ++pp->seg_gen) != 0)
 		sim_broken(s, "out of memory for events");
 }
@@ -74,7 +76,7 @@ int exec_preempt(struct sim *s, int32_t pi)
 	if (pp->seg_end > s->now) { /* cut the CPU segment in progress short */
 		ran = s->now - pp->seg_start;
 		pp->busy_us += ran;
-		gp->left = pp->seg_end - s->now;
+		gp->u.left = pp->seg_end - s->now;
 		pp->seg_gen++;
 		evq_cancel(&s->evq, pi); /* its completion event goes too */
 		pp->seg_end = pp->seg_start = s->now;
@@ -96,7 +98,7 @@ void exec_cpu_done(struct sim *s, int32_t pi, uint64_t gen)
 	struct g *gp = &s->allg[gi];
 	pp->busy_us += pp->seg_end - pp->seg_start;
 	pp->seg_start = pp->seg_end;
-	gp->left = 0;
+	gp->u.left = 0;
 	gp->pc++;
 	exec_run(s, gi);
 }
@@ -106,10 +108,10 @@ void exec_cpu_done(struct sim *s, int32_t pi, uint64_t gen)
 static int cpu_op(struct sim *s, int32_t gi, const struct op *op)
 {
 	struct g *gp = &s->allg[gi];
-	if (gp->left == 0) {
+	if (gp->u.left == 0) {
 		if (op->val == 0)
 			return 0;
-		gp->left = op->val;
+		gp->u.left = op->val;
 		s->sum.work_us += op->val;
 	}
 	if (gp->preempt && exec_stoppable(s, gi)) {
@@ -120,15 +122,99 @@ static int cpu_op(struct sim *s, int32_t gi, const struct op *op)
 	return 1;
 }
 
-static void repeat_op(struct g *gp, const struct op *op)
+/* One handler per op (the WORKLOAD_OPS table): returns 1 if the G goes
+ * on to its next op at this instant, 0 if it left the CPU or started CPU
+ * work. A handler that parks leaves pc on its op; when the G runs again,
+ * g.param says what woke it. */
+typedef int exec_op_fn(struct sim *s, int32_t gi, const struct op *op);
+#define EXEC_DECLARE(K, h, name, opnd) static exec_op_fn op_##h;
+WORKLOAD_OPS(EXEC_DECLARE)
+#undef EXEC_DECLARE
+
+static int op_run(struct sim *s, int32_t gi, const struct op *op)
 {
-	if (op->kind == OP_REPEAT) {
-		gp->iters[op->depth] = op->val;
-		gp->pc = op->val > 0 ? gp->pc + 1 : (uint32_t)op->arg + 1;
-	} else {
-		gp->pc = --gp->iters[op->depth] > 0 ? (uint32_t)op->arg + 1 : gp->pc + 1;
-	}
+	if (cpu_op(s, gi, op))
+		return 0;
+	s->allg[gi].pc++;
+	return 1;
 }
+
+static int op_loop(struct sim *s, int32_t gi, const struct op *op) { return op_run(s, gi, op); }
+
+/* newproc: the new G goes to runnext. */
+static int op_go(struct sim *s, int32_t gi, const struct op *op)
+{
+	int32_t ni = sim_newg(s, (uint32_t)op->arg);
+	if (ni < 0)
+		return 0;
+	struct g *gp = &s->allg[gi];
+	runq_put(s, gp->p, ni, 1, R_GO);
+	gp->pc++;
+	return 1;
+}
+
+static int op_syscall(struct sim *s, int32_t gi, const struct op *op)
+{
+	if (op->val == 0) {
+		s->allg[gi].pc++;
+		return 1;
+	}
+	syscall_enter(s, gi, op->val);
+	return 0;
+}
+
+/* A G woken from a wait resumes on the op it parked in: the op is done. */
+static int resumed(struct g *gp)
+{
+	if (gp->param == PARAM_NONE)
+		return 0;
+	gp->param = PARAM_NONE;
+	gp->pc++;
+	return 1;
+}
+
+static int chan_step(struct sim *s, int32_t gi, const struct op *op, int send)
+{
+	struct g *gp = &s->allg[gi];
+	if (resumed(gp))
+		return 1;
+	if (!chan_op(s, gi, op->arg, send))
+		return 0;
+	s->allg[gi].pc++;
+	return 1;
+}
+
+static int op_send(struct sim *s, int32_t gi, const struct op *op) { return chan_step(s, gi, op, 1); }
+static int op_recv(struct sim *s, int32_t gi, const struct op *op) { return chan_step(s, gi, op, 0); }
+
+static int op_gosched(struct sim *s, int32_t gi, const struct op *op)
+{
+	(void)op;
+	s->allg[gi].pc++;
+	gosched(s, gi, R_GOSCHED);
+	return 0;
+}
+
+static int op_repeat(struct sim *s, int32_t gi, const struct op *op)
+{
+	struct g *gp = &s->allg[gi];
+	gp->iters[op->depth] = op->val;
+	gp->pc = op->val > 0 ? gp->pc + 1 : (uint32_t)op->arg + 1;
+	return 1;
+}
+
+static int op_end(struct sim *s, int32_t gi, const struct op *op)
+{
+	struct g *gp = &s->allg[gi];
+	gp->pc = --gp->iters[op->depth] > 0 ? (uint32_t)op->arg + 1 : gp->pc + 1;
+	return 1;
+}
+
+static exec_op_fn *const dispatch[OP__N] = {
+#define EXEC_ROW(K, h, name, opnd) [OP_##K] = op_##h,
+	WORKLOAD_OPS(EXEC_ROW)
+#undef EXEC_ROW
+};
 
 /* Run G gi, which is running on its P, until it leaves the CPU or starts
  * CPU work. */
@@ -137,51 +223,24 @@ void exec_run(struct sim *s, int32_t gi)
 	while (s->status == SIM_RUNNING) {
 		if (++s->ops % SIM_PROGRESS_EVENTS == 0)
 			sim_poll(s); /* a long run of ops that emit nothing */
-		struct g *gp = &s->allg[gi];
-		const struct op *op = cur_op(s, gp);
+		const struct op *op = cur_op(s, &s->allg[gi]);
 		if (!op) {
 			goexit(s, gi);
 			return;
 		}
-		switch (op->kind) {
-		case OP_RUN:
-		case OP_LOOP:
-			if (cpu_op(s, gi, op))
-				return;
-			gp->pc++;
-			break;
-		case OP_GO: { /* newproc: the new G goes to runnext */
-			int32_t ni = sim_newg(s, (uint32_t)op->arg);
-			if (ni < 0)
-				return;
-			gp = &s->allg[gi];
-			runq_put(s, gp->p, ni, 1, R_GO);
-			gp->pc++;
-			break;
-		}
-		case OP_SYSCALL:
-			if (op->val == 0) {
-				gp->pc++;
-				break;
-			}
-			syscall_enter(s, gi, op->val);
+		assert(op->kind < OP__N);
+		if (!dispatch[op->kind](s, gi, op))
 			return;
-		case OP_SEND:
-		case OP_RECV:
-			gp->pc++; /* done when it returns, whether now or after waking */
-			if (!chan_op(s, gi, op->arg, op->kind == OP_SEND))
-				return;
-			break;
-		case OP_GOSCHED:
-			gp->pc++;
-			gosched(s, gi, R_GOSCHED);
-			return;
-		case OP_REPEAT:
-		case OP_END:
-			repeat_op(gp, op);
-			break;
-		default:
-			assert(0);
-		}
 	}
+}
+
+/* A system call returned (the event queue's EVQ_SYSCALL_DONE): the G
+ * leaves it (exitsyscall) and, if it got a P, runs on. */
+void exec_syscall_done(struct sim *s, int32_t gi)
+{
+	struct g *gp = &s->allg[gi];
+	gp->u.left = 0;
+	gp->pc++;
+	if (syscall_exit(s, gi) >= 0)
+		exec_run(s, gi);
 }

@@ -5,7 +5,8 @@
  *
  * Mirrors newproc (go: the new G goes to runnext), goschedImpl (Gosched
  * and preemption: the G goes to the global queue's tail), goexit0 and
- * gopark. CPU work is a segment on the G's P with a completion event;
+ * gopark (park.h). Every resumption of a G's program is here: after CPU
+ * work, a system call's return, or a wake from a wait. CPU work is a segment on the G's P with a completion event;
  * preemption cuts it short and keeps the rest for later.
  *
  * Simplification: a `run` op is stopped at once by a preemption request
@@ -19,6 +20,7 @@
 
 void exec_run(struct sim *s, int32_t gi);
 void exec_cpu_done(struct sim *s, int32_t pi, uint64_t gen);
+void exec_syscall_done(struct sim *s, int32_t gi);
 int exec_preempt(struct sim *s, int32_t pi);
 int exec_stoppable(const struct sim *s, int32_t gi);
 

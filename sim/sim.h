@@ -42,23 +42,47 @@ struct sim_config {
 
 void sim_config_default(struct sim_config *cfg);
 
-/* Where a goroutine is. Trace names: sim_place_name(). */
-enum sim_place {
-	PL_NEW, PL_RUNNEXT, PL_LOCAL, PL_GLOBAL, PL_RUNNING,
-	PL_SYSCALL, PL_WAITING, PL_DEAD, PL__N
-};
+/* The model's open sets, one X-macro table each: the enum, the name the
+ * traces print (sim_*_name()) and the docs' lists (tools/names.sh) all come
+ * from these rows. Add a kind by adding a row; rows are never reordered
+ * (trace consumers and the fingerprint see the numbers). */
 
-/* Why it moved. Trace names: sim_reason_name(). */
-enum sim_reason {
-	R_NONE, R_GO, R_KICK, R_SPILL, R_STEAL, R_PREEMPT, R_GOSCHED, R_CHAN,
-	R_SYSCALL, R_EXITSYSCALL, R_EXIT, R_SCHEDULE, R_GLOBRUNQ, R__N
-};
+/* Where a goroutine is. */
+#define SIM_PLACES(X) \
+	X(NEW, "new") X(RUNNEXT, "runnext") X(LOCAL, "local") X(GLOBAL, "global") \
+	X(RUNNING, "running") X(SYSCALL, "syscall") X(WAITING, "waiting") X(DEAD, "dead")
+
+/* Why it moved. */
+#define SIM_REASONS(X) \
+	X(NONE, "") X(GO, "go") X(KICK, "kick") X(SPILL, "spill") X(STEAL, "steal") \
+	X(PREEMPT, "preempt") X(GOSCHED, "gosched") X(CHAN, "chan") X(SYSCALL, "syscall") \
+	X(EXITSYSCALL, "exitsyscall") X(EXIT, "exit") X(SCHEDULE, "schedule") X(GLOBRUNQ, "globrunqget")
 
 /* M and P states as the trace names them. */
-enum sim_mstate { MS_NEW, MS_RUNNING, MS_SPINNING, MS_IDLE, MS_SYSCALL, MS__N };
-enum sim_pstate { PS_IDLE, PS_RUNNING, PS_SYSCALL, PS__N };
+#define SIM_MSTATES(X) X(NEW, "new") X(RUNNING, "running") X(SPINNING, "spinning") X(IDLE, "idle") X(SYSCALL, "syscall")
+#define SIM_PSTATES(X) X(IDLE, "idle") X(RUNNING, "running") X(SYSCALL, "syscall")
 
-enum sim_ev { EV_G, EV_STEAL, EV_SPILL, EV_HANDOFF, EV_PREEMPT, EV_M, EV_P, EV__N };
+/* Event kinds. */
+#define SIM_EVENTS(X) \
+	X(G, "g") X(STEAL, "steal") X(SPILL, "spill") X(HANDOFF, "handoff") X(PREEMPT, "preempt") \
+	X(M, "m") X(P, "p")
+
+/* Why a goroutine waits (runtime2.go's waitReason strings, as scheddetail
+ * prints them). */
+#define SIM_WAITREASONS(X) X(NONE, "") X(CHAN_RECV, "chan receive") X(CHAN_SEND, "chan send")
+
+#define SIM_ENUM_PL(K, name) PL_##K,
+#define SIM_ENUM_R(K, name) R_##K,
+#define SIM_ENUM_MS(K, name) MS_##K,
+#define SIM_ENUM_PS(K, name) PS_##K,
+#define SIM_ENUM_EV(K, name) EV_##K,
+#define SIM_ENUM_WR(K, name) WR_##K,
+enum sim_place { SIM_PLACES(SIM_ENUM_PL) PL__N };
+enum sim_reason { SIM_REASONS(SIM_ENUM_R) R__N };
+enum sim_mstate { SIM_MSTATES(SIM_ENUM_MS) MS__N };
+enum sim_pstate { SIM_PSTATES(SIM_ENUM_PS) PS__N };
+enum sim_ev { SIM_EVENTS(SIM_ENUM_EV) EV__N };
+enum sim_waitreason { SIM_WAITREASONS(SIM_ENUM_WR) WR__N };
 
 /* One trace record. g, p, m are -1 where none; the other fields are set
  * only for the event kinds that use them (docs/trace-format.md). */

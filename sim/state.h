@@ -7,8 +7,10 @@
  *
  * Invariants (checked by check.c):
  * - every G is in exactly one place: a P's runnext or ring, the global
- *   queue, one channel's wait queue, an M's curg (running or in a syscall),
- *   or nowhere (dead);
+ *   queue, waiting (parked: its sudogs are in wait queues), an M's curg
+ *   (running or in a syscall), or nowhere (dead);
+ * - every sudog in a wait queue belongs to a waiting G's g.waiting list,
+ *   and every sudog on such a list is in the queue it names;
  * - a P is idle (on the pidle stack, no M, empty queues), running (owned by
  *   an M) or in a syscall (no M; the M that entered the syscall is p.sysm);
  * - an M is idle (on the midle stack), running or spinning (with a P), in a
@@ -29,20 +31,51 @@
 enum gstatus { G_IDLE = 0, G_RUNNABLE = 1, G_RUNNING = 2, G_SYSCALL = 3, G_WAITING = 4, G_DEAD = 6 };
 /* runtime2.go _P* values (1.19: a P in a syscall is _Psyscall). */
 enum pstatus { P_IDLE = 0, P_RUNNING = 1, P_SYSCALL = 2 };
-enum waitreason { WR_NONE, WR_CHAN_RECV, WR_CHAN_SEND, WR__N }; /* names: sim_waitreason_name */
+/* g.param when nothing woke the G (goready's g.param is otherwise what
+ * the waker passed: PARAM_OK or PARAM_CLOSED for a channel op). */
+#define PARAM_NONE (-1)
+#define PARAM_CLOSED 0
+#define PARAM_OK 1
 
+/* A goroutine. Small on purpose (the size is asserted below: a program
+ * may hold millions): what only one state needs shares a union. */
 struct g {
-	int32_t schedlink; /* next in the global queue or a channel wait queue */
+	int32_t schedlink; /* next in the global queue */
 	int32_t p;         /* P whose queue holds it, or that runs it */
 	int32_t m;         /* M running it or in a syscall with it */
 	uint8_t status;    /* enum gstatus */
 	uint8_t place;     /* enum sim_place */
-	uint8_t waitreason;
+	uint8_t waitreason; /* enum sim_waitreason, while waiting */
 	uint8_t preempt;   /* gp.preempt: a request not yet honoured */
 	uint32_t fn;       /* function index in the program */
-	uint32_t pc;       /* next op */
-	int64_t left;      /* us left of the current run/loop/syscall op; 0: not started */
+	uint32_t pc;       /* current op; a parked G stays on the op it blocked in */
+	int32_t param;     /* what woke it (g.param), PARAM_NONE until then */
+	uint32_t parkgen;  /* counts its parks: a timer set for an older park is stale */
+	union {
+		int64_t left;    /* not waiting: us left of the current run/loop/syscall op; 0: not started */
+		int32_t waiting; /* waiting: its first sudog (g.waiting), -1 if none */
+	} u;
 	int64_t *iters;    /* repeat counters, one per nesting depth */
+};
+_Static_assert(sizeof(struct g) <= 48, "struct g grows only on purpose: a cost paid per goroutine");
+
+/* One G's place in one wait queue (runtime2.go's sudog): a G blocked in a
+ * channel op has one, a blocked select one per channel case. Sudogs live
+ * in s->sudogs and are recycled through a free list. */
+struct sudog {
+	int32_t g;
+	int32_t next, prev; /* in the wait queue */
+	int32_t waitlink;   /* the G's next sudog (g.waiting) */
+	int32_t obj;        /* the object waited on (channel index, ...) */
+	int16_t icase;      /* a select's case index, -1 outside select */
+	uint8_t kind;       /* enum wait_kind: which queue of the object */
+	uint8_t pad;
+};
+
+/* A FIFO of sudogs (runtime/chan.go's waitq). */
+struct waitq {
+	int32_t first, last;
+	int64_t size;
 };
 
 struct m {
@@ -88,8 +121,8 @@ struct gqueue {
 struct chan {
 	int64_t cap;
 	int64_t count;      /* values buffered */
-	struct gqueue recvq; /* Gs parked in recv, FIFO */
-	struct gqueue sendq; /* Gs parked in send, FIFO */
+	struct waitq recvq; /* Gs parked in recv, FIFO */
+	struct waitq sendq; /* Gs parked in send, FIFO */
 };
 
 struct sim {
@@ -122,6 +155,9 @@ struct sim {
 	struct gqueue runq; /* global run queue (sched.runq) */
 
 	struct chan *chans;
+	struct sudog *sudogs;
+	int32_t nsudog, sudogcap, sudogfree; /* sudogfree: free list through next */
+	int64_t sudogs_used;
 
 	struct rng rng_steal;
 	uint32_t coprimes[MAX_PROCS]; /* randomOrder.coprimes for nprocs */
@@ -160,6 +196,7 @@ void sim_die(struct sim *s, int outcome, const char *msg);
 void sim_broken(struct sim *s, const char *fmt, ...);
 int32_t sim_newg(struct sim *s, uint32_t fn);
 void sim_poll(struct sim *s);
+int sim_oom(struct sim *s, const char *what); /* sim_broken "out of memory for ..."; returns -1 */
 /* check.c: with cfg.check, walk the whole state; a violation ends the run
  * as SIM_BROKEN. */
 void sim_check(struct sim *s);

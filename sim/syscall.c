@@ -1,7 +1,6 @@
 /* syscall.c: entersyscall and exitsyscall (see syscall.h). */
 #include "syscall.h"
 
-#include "exec.h"
 #include "proc.h"
 #include "runq.h"
 
@@ -18,7 +17,7 @@ void syscall_enter(struct sim *s, int32_t gi, int64_t dur)
 	mp->p = -1;
 	pp->m = -1;
 	pp->sysm = mi;
-	gp->left = dur;
+	gp->u.left = dur;
 	sim_move_g(s, gi, PL_SYSCALL, -1, R_SYSCALL);
 	mp->state = MS_SYSCALL;
 	sim_emit_m(s, mi, MS_RUNNING, MS_SYSCALL);
@@ -43,22 +42,19 @@ static int32_t exitsyscall_fast(struct sim *s, struct m *mp)
 	return proc_pidleget(s); /* exitsyscallfast_pidle */
 }
 
-void syscall_exit(struct sim *s, int32_t gi)
+int32_t syscall_exit(struct sim *s, int32_t gi)
 {
-	struct g *gp = &s->allg[gi];
-	int32_t mi = gp->m;
-	gp->left = 0;
-	gp->pc++;
+	int32_t mi = s->allg[gi].m;
 	int32_t pi = exitsyscall_fast(s, &s->allm[mi]);
 	if (pi < 0) { /* exitsyscall0: no P; the G waits in the global queue */
 		s->allm[mi].curg = -1;
 		globrunq_put(s, gi, R_EXITSYSCALL);
 		proc_mput(s, mi);
-		return;
+		return -1;
 	}
 	proc_acquirep(s, mi, pi, MS_RUNNING);
 	s->allp[pi].syscalltick++;
 	s->sysmon_dirty = 1;
 	sim_move_g(s, gi, PL_RUNNING, pi, R_EXITSYSCALL);
-	exec_run(s, gi);
+	return pi;
 }

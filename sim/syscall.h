@@ -15,6 +15,8 @@
 #include "state.h"
 
 void syscall_enter(struct sim *s, int32_t gi, int64_t dur);
-void syscall_exit(struct sim *s, int32_t gi);
+/* exitsyscall for G gi: returns the P it now runs on (the caller, exec.c,
+ * resumes it), or -1 if it went to the global queue. */
+int32_t syscall_exit(struct sim *s, int32_t gi);
 
 #endif

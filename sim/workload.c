@@ -214,71 +214,118 @@ static int compile_repeat(struct wctx *c, json_t *op, struct fbuf *fb, int depth
 	return emit(c, fb, (struct op){ .kind = OP_END, .depth = (uint8_t)depth, .arg = start });
 }
 
-static int compile_named(struct wctx *c, const char *key, json_t *v, struct fbuf *fb)
+static const struct {
+	const char *name;
+	uint8_t opnd;
+} op_table[] = {
+#define WORKLOAD_OP_ROW(K, h, name, opnd) { name, opnd },
+	WORKLOAD_OPS(WORKLOAD_OP_ROW)
+#undef WORKLOAD_OP_ROW
+};
+
+const char *workload_op_name(int k) { return k >= 0 && k < OP__N ? op_table[k].name : NULL; }
+
+/* The keys an operation may have, from the table: "run, loop, ... or repeat". */
+static void op_names(char *buf, size_t len)
+{
+	int n = 0, total = 0;
+	for (int k = 0; k < OP__N; k++)
+		total += op_table[k].name != NULL;
+	buf[0] = 0;
+	for (int k = 0; k < OP__N; k++) {
+		if (!op_table[k].name)
+			continue;
+		size_t used = strlen(buf);
+		const char *sep = n == 0 ? "" : n == total - 1 ? " or " : ", ";
+		snprintf(buf + used, len - used, "%s%s", sep, op_table[k].name);
+		n++;
+	}
+}
+
+static int find_op(const char *key)
+{
+	for (int k = 0; k < OP__N; k++)
+		if (op_table[k].name && strcmp(key, op_table[k].name) == 0)
+			return k;
+	return -1;
+}
+
+static int named_index(struct wctx *c, const char *key, json_t *v, const struct names *names, const char *what,
+		       const char *where)
 {
 	const char *name = json_is_string(v) ? json_string_value(v) : NULL;
-	if (strcmp(key, "go") == 0) {
-		int32_t fi = name ? names_find(&c->fnames, name) : -1;
-		if (fi < 0 || fi == c->prog->main_fn)
-			return fail(c, 0, "\"go\" names a function defined in \"funcs\"%s%s%s",
-				    name ? "; there is no \"" : "", name ? name : "", name ? "\"" : "");
-		return emit(c, fb, (struct op){ .kind = OP_GO, .arg = fi });
-	}
-	int32_t ci = name ? names_find(&c->cnames, name) : -1;
-	if (ci < 0)
-		return fail(c, 0, "\"%s\" names a channel defined in \"chans\"%s%s%s", key,
+	int32_t i = name ? names_find(names, name) : -1;
+	if (i < 0)
+		return fail(c, 0, "\"%s\" names a %s defined in \"%s\"%s%s%s", key, what, where,
 			    name ? "; there is no \"" : "", name ? name : "", name ? "\"" : "");
-	return emit(c, fb, (struct op){ .kind = strcmp(key, "send") == 0 ? OP_SEND : OP_RECV, .arg = ci });
+	return i;
+}
+
+static int compile_func_ref(struct wctx *c, json_t *v, struct fbuf *fb)
+{
+	const char *name = json_is_string(v) ? json_string_value(v) : NULL;
+	int32_t fi = name ? names_find(&c->fnames, name) : -1;
+	if (fi < 0 || fi == c->prog->main_fn)
+		return fail(c, 0, "\"go\" names a function defined in \"funcs\"%s%s%s",
+			    name ? "; there is no \"" : "", name ? name : "", name ? "\"" : "");
+	return emit(c, fb, (struct op){ .kind = OP_GO, .arg = fi });
+}
+
+/* The operand of op kind k (not repeat), by what the table says it takes. */
+static int compile_operand(struct wctx *c, int k, json_t *v, struct fbuf *fb)
+{
+	int64_t us;
+	int32_t i;
+	switch (op_table[k].opnd) {
+	case OPND_TRUE:
+		return json_is_true(v) ? emit(c, fb, (struct op){ .kind = (uint8_t)k })
+				       : fail(c, 0, "\"%s\" takes true", op_table[k].name);
+	case OPND_DUR:
+		return get_duration(c, v, &us) ? -1 : emit(c, fb, (struct op){ .kind = (uint8_t)k, .val = us });
+	case OPND_FUNC:
+		return compile_func_ref(c, v, fb);
+	case OPND_CHAN:
+		i = named_index(c, op_table[k].name, v, &c->cnames, "channel", "chans");
+		return i < 0 ? -1 : emit(c, fb, (struct op){ .kind = (uint8_t)k, .arg = i });
+	default:
+		return fail(c, 0, "internal: op \"%s\" has no operand rule", op_table[k].name);
+	}
 }
 
 static int compile_op(struct wctx *c, json_t *op, struct fbuf *fb, int depth)
 {
-	static const char *const kinds[] = { "run", "loop", "go", "syscall", "send", "recv", "gosched", "repeat" };
+	char names[256];
+	op_names(names, sizeof names);
 	if (!json_is_object(op))
 		return fail(c, 0, "an operation is an object such as {\"run\": \"1ms\"}");
-	const char *key, *kind = NULL;
+	const char *key;
+	int kind = -1;
 	json_t *v;
 	json_object_foreach(op, key, v) {
-		int known = strcmp(key, "body") == 0;
-		for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
-			if (strcmp(key, kinds[i]) == 0) {
-				if (kind) {
-					push_key(c, key);
-					return fail(c, 1, "one operation per object: \"%s\" and \"%s\"", kind, key);
-				}
-				kind = kinds[i];
-				known = 1;
-			}
-		if (!known) {
+		int k = find_op(key);
+		if (k >= 0 && kind >= 0) {
 			push_key(c, key);
-			return fail(c, 1, "unknown operation \"%s\" (expected run, loop, go, syscall, send, recv, gosched or repeat)", key);
+			return fail(c, 1, "one operation per object: \"%s\" and \"%s\"", op_table[kind].name, key);
+		}
+		if (k >= 0)
+			kind = k;
+		else if (strcmp(key, "body") != 0) {
+			push_key(c, key);
+			return fail(c, 1, "unknown operation \"%s\" (expected %s)", key, names);
 		}
 	}
-	if (!kind)
-		return fail(c, 0, "empty operation: expected run, loop, go, syscall, send, recv, gosched or repeat");
-	if (strcmp(kind, "repeat") == 0)
+	if (kind < 0)
+		return fail(c, 0, "empty operation: expected %s", names);
+	if (op_table[kind].opnd == OPND_COUNT_BODY)
 		return compile_repeat(c, op, fb, depth);
 	if (json_object_get(op, "body")) {
 		push_key(c, "body");
 		return fail(c, 1, "\"body\" belongs to \"repeat\" only");
 	}
-	v = json_object_get(op, kind);
-	if (push_key(c, kind))
+	if (push_key(c, op_table[kind].name) || compile_operand(c, kind, json_object_get(op, op_table[kind].name), fb))
 		return -1;
-	int rc;
-	if (strcmp(kind, "gosched") == 0) {
-		rc = json_is_true(v) ? emit(c, fb, (struct op){ .kind = OP_GOSCHED })
-				     : fail(c, 0, "\"gosched\" takes true");
-	} else if (strcmp(kind, "run") == 0 || strcmp(kind, "loop") == 0 || strcmp(kind, "syscall") == 0) {
-		int64_t us;
-		uint8_t k = kind[0] == 'r' ? OP_RUN : kind[0] == 'l' ? OP_LOOP : OP_SYSCALL;
-		rc = get_duration(c, v, &us) ? -1 : emit(c, fb, (struct op){ .kind = k, .val = us });
-	} else {
-		rc = compile_named(c, kind, v, fb);
-	}
-	if (rc == 0)
-		pop(c);
-	return rc;
+	pop(c);
+	return 0;
 }
 
 static int compile_body(struct wctx *c, json_t *body, struct fbuf *fb, int depth)

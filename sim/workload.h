@@ -19,7 +19,28 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum op_kind { OP_RUN, OP_LOOP, OP_GO, OP_SYSCALL, OP_SEND, OP_RECV, OP_GOSCHED, OP_REPEAT, OP_END };
+/* The operations, one row each: the enum's name, the interpreter's
+ * handler (exec.c: op_<handler>), the JSON key (NULL: made by the compiler
+ * only) and what the key's value is (enum opnd). The parser's names and
+ * messages, the interpreter's dispatch and the README/docs list
+ * (tools/names.sh) all come from this table: an op is one row here plus its
+ * semantics. Rows keep their order (the numbers are in struct op). */
+#define WORKLOAD_OPS(X) \
+	X(RUN, run, "run", OPND_DUR) \
+	X(LOOP, loop, "loop", OPND_DUR) \
+	X(GO, go, "go", OPND_FUNC) \
+	X(SYSCALL, syscall, "syscall", OPND_DUR) \
+	X(SEND, send, "send", OPND_CHAN) \
+	X(RECV, recv, "recv", OPND_CHAN) \
+	X(GOSCHED, gosched, "gosched", OPND_TRUE) \
+	X(REPEAT, repeat, "repeat", OPND_COUNT_BODY) \
+	X(END, end, NULL, OPND_NONE)
+
+/* What an op's key takes. */
+enum opnd { OPND_NONE, OPND_DUR, OPND_FUNC, OPND_CHAN, OPND_TRUE, OPND_COUNT_BODY };
+
+#define WORKLOAD_OP_ENUM(K, h, name, opnd) OP_##K,
+enum op_kind { WORKLOAD_OPS(WORKLOAD_OP_ENUM) OP__N };
 
 struct op {
 	uint8_t kind;
@@ -27,6 +48,9 @@ struct op {
 	int32_t arg;   /* OP_GO: func; OP_SEND/RECV: chan; OP_REPEAT: index of its END; OP_END: index of its REPEAT */
 	int64_t val;   /* OP_RUN/LOOP/SYSCALL: us; OP_REPEAT: count */
 };
+
+/* The JSON key of op kind k, NULL for internal ops or out of range. */
+const char *workload_op_name(int k);
 
 struct func {
 	char *name;

@@ -121,7 +121,6 @@ Test(proc, a_thread_past_the_limit_kills_the_program)
 static int32_t enter(void)
 {
 	int32_t gi = sim_newg(s, 0);
-	s->allg[gi].pc = 1; /* past its only op: exitsyscall's G then exits */
 	s->allm[0].curg = gi;
 	sim_move_g(s, gi, PL_RUNNING, 0, R_SCHEDULE);
 	syscall_enter(s, gi, 100);
@@ -134,8 +133,7 @@ Test(proc, exitsyscall_takes_its_old_p_back_when_it_was_not_retaken)
 {
 	int32_t gi = enter();
 	uint32_t tick = s->allp[0].syscalltick;
-	s->allg[gi].pc = 0; /* syscall_exit advances past the syscall op */
-	syscall_exit(s, gi);
+	cr_assert_eq(syscall_exit(s, gi), 0, "it runs on P0 (exec.c resumes it)");
 	cr_assert_eq(s->allp[0].status, P_RUNNING);
 	cr_assert_eq(s->allp[0].m, 0);
 	cr_assert_eq(s->allp[0].syscalltick, tick + 1);
@@ -148,8 +146,7 @@ Test(proc, exitsyscall_takes_an_idle_p_when_its_own_was_retaken)
 	int32_t m2 = proc_newm(s);
 	proc_acquirep(s, m2, 0, MS_RUNNING);
 	int32_t top = s->pidle;
-	s->allg[gi].pc = 0;
-	syscall_exit(s, gi);
+	cr_assert_eq(syscall_exit(s, gi), top);
 	cr_assert_eq(s->allm[0].p, top, "the P on top of the idle stack");
 }
 
@@ -162,8 +159,7 @@ Test(proc, exitsyscall_without_a_p_queues_the_g_globally_and_parks_the_m)
 		int32_t pi = proc_pidleget(s);
 		proc_acquirep(s, proc_newm(s), pi, MS_RUNNING);
 	}
-	s->allg[gi].pc = 0;
-	syscall_exit(s, gi);
+	cr_assert_eq(syscall_exit(s, gi), -1);
 	cr_assert_eq(s->allg[gi].place, PL_GLOBAL);
 	cr_assert_eq(s->allm[0].state, MS_IDLE);
 	cr_assert_eq(s->midle, 0);

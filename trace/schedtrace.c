@@ -85,11 +85,10 @@ static void print_ms(FILE *f, const struct sim *s, enum schedtrace_family fam)
 
 static void print_gs(FILE *f, const struct sim *s, enum schedtrace_family fam)
 {
-	static const char *const reasons[] = { "", "chan receive", "chan send" };
 	char b1[16], b2[16];
 	for (int32_t i = 0; i < s->ng; i++) {
 		const struct g *gp = &s->allg[i];
-		fprintf(f, "  G%d: status=%d(%s) m=%s lockedm=%s\n", goid(i), gp->status, reasons[gp->waitreason],
+		fprintf(f, "  G%d: status=%d(%s) m=%s lockedm=%s\n", goid(i), gp->status, sim_waitreason_name(gp->waitreason),
 			id_or_none(b1, sizeof b1, gp->m, fam), id_or_none(b2, sizeof b2, -1, fam));
 	}
 }

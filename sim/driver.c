@@ -1,0 +1,229 @@
+/* driver.c: the simulation's lifecycle and its event loop, above every
+ * other module (sim.h describes the lifecycle).
+ *
+ * One step is one instant of simulated time: the timed events due then
+ * (CPU work finishing, system calls returning) in the order they were
+ * scheduled; then the scheduler on every P that needs it (sched_all); then,
+ * at sysmon pass times, a sysmon pass and the scheduler again. Nothing
+ * happens between instants, so the clock jumps from one to the next.
+ * Nothing below calls up into the driver. */
+#include "sim.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exec.h"
+#include "park.h"
+#include "proc.h"
+#include "runq.h"
+#include "sched.h"
+#include "state.h"
+#include "sysmon.h"
+
+void sim_config_default(struct sim_config *cfg)
+{
+	*cfg = (struct sim_config){
+		.procs = 0, /* 0: the workload's */
+		.steal = 1,
+		.preempt = PREEMPT_ASYNC,
+		.seed = 1,
+		.sysmon_period_us = SYSMON_PERIOD_US,
+		.slice_us = FORCE_PREEMPT_US,
+		.max_threads = MAX_THREADS_DEFAULT,
+	};
+}
+
+static int gcd(int a, int b)
+{
+	while (b) {
+		int t = a % b;
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+static int check_config(const struct sim_config *c, const struct program *prog, struct sim_error *err)
+{
+	const char *bad = NULL;
+	if (c->procs < 1 || c->procs > MAX_PROCS)
+		bad = "procs must be in 1..256";
+	else if (c->sysmon_period_us < 1)
+		bad = "sysmon period must be at least 1us";
+	else if (c->slice_us < 1)
+		bad = "slice must be at least 1us";
+	else if (c->max_threads < 2)
+		bad = "max threads must be at least 2 (the main thread and sysmon)";
+	else if (!prog || prog->main_fn < 0)
+		bad = "the program has no main";
+	if (bad)
+		snprintf(err->msg, sizeof err->msg, "%s", bad);
+	return bad ? -1 : 0;
+}
+
+static void init_ps(struct sim *s)
+{
+	for (int32_t pi = 0; pi < s->nprocs; pi++)
+		s->allp[pi] = (struct p){ .status = P_IDLE, .m = -1, .sysm = -1, .link = -1, .runnext = -1,
+					  .pd = { .schedwhen = SYSMON_LONG_AGO, .syscallwhen = SYSMON_LONG_AGO } };
+	/* procresize (1.19) pushes idle Ps from the highest id down, so the
+	 * lowest id is on top of the stack. P0 goes to the main thread. */
+	for (int32_t pi = s->nprocs - 1; pi >= 1; pi--)
+		proc_pidleput(s, pi);
+	for (int i = 1; i <= s->nprocs; i++)
+		if (gcd(i, s->nprocs) == 1)
+			s->coprimes[s->ncoprimes++] = (uint32_t)i;
+}
+
+/* The process at its start: M0 (the main thread) on P0, sysmon's M1, the
+ * main goroutine in P0's queue. */
+static int boot(struct sim *s)
+{
+	int32_t m0 = proc_newm(s);
+	s->sysmon_m = proc_newm(s);
+	if (m0 < 0 || s->sysmon_m < 0)
+		return -1;
+	s->allm[s->sysmon_m].state = MS_SYSMON;
+	proc_acquirep(s, m0, 0, MS_RUNNING);
+	int32_t gi = sim_newg(s, (uint32_t)s->prog->main_fn);
+	if (gi < 0)
+		return -1;
+	runq_put(s, 0, gi, 0, R_GO);
+	return 0;
+}
+
+struct sim *sim_new(const struct sim_config *cfg, const struct program *prog,
+		    const struct sim_sink *sink, struct sim_error *err)
+{
+	if (check_config(cfg, prog, err) != 0)
+		return NULL;
+	struct sim *s = calloc(1, sizeof *s);
+	if (!s)
+		goto fail;
+	s->cfg = *cfg;
+	s->prog = prog;
+	if (sink)
+		s->sink = *sink;
+	s->status = SIM_RUNNING;
+	s->nprocs = cfg->procs;
+	s->pidle = s->midle = s->actor_m = -1;
+	s->sudogfree = -1;
+	s->runq = (struct gqueue){ -1, -1, 0 };
+	s->lasttrace = s->starttime = -1;
+	s->sysmon_deadline = INT64_MAX;
+	s->sum.procs = cfg->procs;
+	s->sum.fingerprint = 0xcbf29ce484222325ULL;
+	rng_init(&s->rng_steal, cfg->seed, RNG_STEAL);
+	if (evq_init(&s->evq, s->nprocs) != 0) /* one CPU-done slot per P */
+		goto fail;
+	s->allp = calloc((size_t)s->nprocs, sizeof *s->allp);
+	s->chans = calloc((size_t)prog->nchans + 1, sizeof *s->chans);
+	if (!s->allp || !s->chans)
+		goto fail;
+	for (int32_t ci = 0; ci < prog->nchans; ci++)
+		s->chans[ci] = (struct chan){ .cap = prog->chan_cap[ci], .recvq = waitq_empty(), .sendq = waitq_empty() };
+	init_ps(s);
+	if (boot(s) != 0)
+		goto fail;
+	s->sysmon_dirty = 1;
+	s->sysmon_next = -1; /* not started: the first step is the boot instant */
+	return s;
+fail:
+	snprintf(err->msg, sizeof err->msg, "%s", s && s->msg[0] ? s->msg : "out of memory");
+	sim_free(s);
+	return NULL;
+}
+
+static void handle(struct sim *s, const struct evq_item *it)
+{
+	if (it->kind == EVQ_CPU_DONE) {
+		sim_act(s, s->allp[it->id].m); /* the M running the P's G */
+		exec_cpu_done(s, it->id, it->gen);
+	} else {
+		sim_act(s, s->allg[it->id].m); /* the M in the syscall */
+		exec_syscall_done(s, it->id);
+	}
+	sim_check(s);
+}
+
+/* Simplification: the runtime's checkdead runs as Ms go idle; here a
+ * deadlock is declared when nothing is left to happen: no timed event,
+ * nothing runnable, and goroutines still waiting. */
+static void finish_instant(struct sim *s)
+{
+	if (s->status != SIM_RUNNING)
+		return;
+	if (s->nlive == 0) {
+		s->status = SIM_DONE;
+		s->sum.outcome = OUT_DONE;
+		return;
+	}
+	s->sysmon_next = sysmon_next_wake(s);
+	if (evq_empty(&s->evq) && s->nqueued == 0 && s->runq.size == 0)
+		sim_die(s, OUT_DEADLOCK, "fatal error: all goroutines are asleep - deadlock!");
+}
+
+enum sim_status sim_step(struct sim *s)
+{
+	if (s->status != SIM_RUNNING)
+		return s->status;
+	if (s->sysmon_next >= 0) {
+		int64_t t = s->sysmon_next;
+		if (!evq_empty(&s->evq) && evq_top_time(&s->evq) < t)
+			t = evq_top_time(&s->evq);
+		if (t == INT64_MAX) {
+			sim_broken(s, "nothing left to happen but %lld goroutines live", (long long)s->nlive);
+			return s->status;
+		}
+		s->now = t;
+	}
+	struct evq_item it;
+	while (s->status == SIM_RUNNING && !evq_empty(&s->evq) && evq_top_time(&s->evq) == s->now) {
+		evq_pop(&s->evq, &it);
+		handle(s, &it);
+	}
+	sched_all(s);
+	if (s->status == SIM_RUNNING && s->now > 0 && sysmon_runs_now(s)) {
+		sysmon_pass(s);
+		sim_check(s);
+		sched_all(s);
+	}
+	finish_instant(s);
+	return s->status;
+}
+
+enum sim_status sim_run(struct sim *s)
+{
+	while (sim_step(s) == SIM_RUNNING)
+		;
+	return s->status;
+}
+
+void sim_summary(const struct sim *s, struct sim_summary *out)
+{
+	*out = s->sum;
+	for (int32_t pi = 0; pi < s->nprocs; pi++)
+		out->busy_us[pi] = s->allp[pi].busy_us;
+}
+
+const char *sim_message(const struct sim *s) { return s->msg; }
+int64_t sim_now(const struct sim *s) { return s->now; }
+int64_t sim_live(const struct sim *s) { return s->nlive; }
+
+void sim_free(struct sim *s)
+{
+	if (!s)
+		return;
+	for (int32_t gi = 0; gi < s->ng; gi++)
+		free(s->allg[gi].iters);
+	free(s->allg);
+	free(s->allm);
+	free(s->allp);
+	free(s->chans);
+	free(s->sudogs);
+	free(s->scratch);
+	evq_free(&s->evq);
+	free(s);
+}
+

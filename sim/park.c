@@ -1,0 +1,132 @@
+/* park.c: gopark, goready and the sudog wait queues (see park.h). */
+#include "park.h"
+
+#include <stdlib.h>
+
+#include "runq.h"
+
+static int32_t acquire_sudog(struct sim *s)
+{
+	if (s->sudogfree < 0) {
+		if (s->nsudog == s->sudogcap) {
+			int32_t cap = s->sudogcap ? s->sudogcap * 2 : 64;
+			struct sudog *a = cap > s->sudogcap ? realloc(s->sudogs, (size_t)cap * sizeof *a) : NULL;
+			if (!a)
+				return sim_oom(s, "wait queues");
+			s->sudogs = a;
+			s->sudogcap = cap;
+		}
+		s->sudogs[s->nsudog] = (struct sudog){ .next = -1 };
+		s->sudogfree = s->nsudog++;
+	}
+	int32_t sg = s->sudogfree;
+	s->sudogfree = s->sudogs[sg].next;
+	s->sudogs_used++;
+	return sg;
+}
+
+static void release_sudog(struct sim *s, int32_t sg)
+{
+	s->sudogs[sg] = (struct sudog){ .g = -1, .next = s->sudogfree, .prev = -1, .waitlink = -1, .obj = -1 };
+	s->sudogfree = sg;
+	s->sudogs_used--;
+}
+
+void park_gopark(struct sim *s, int32_t gi, int wr, int why, int32_t obj)
+{
+	struct g *gp = &s->allg[gi];
+	s->allm[gp->m].curg = -1; /* dropg */
+	gp->param = PARAM_NONE;
+	gp->parkgen++;
+	sim_move_g_waiting(s, gi, why, wr, obj);
+	gp->u.waiting = -1;
+}
+
+int32_t park_enqueue(struct sim *s, struct waitq *q, int32_t gi, int kind, int32_t obj, int icase)
+{
+	/* acquire_sudog may move s->sudogs; q never points into it */
+	int32_t sg = acquire_sudog(s);
+	if (sg < 0)
+		return -1;
+	struct g *gp = &s->allg[gi];
+	s->sudogs[sg] = (struct sudog){ .g = gi, .next = -1, .prev = q->last, .waitlink = gp->u.waiting,
+					.obj = obj, .icase = (int16_t)icase, .kind = (uint8_t)kind };
+	gp->u.waiting = sg;
+	if (q->last >= 0)
+		s->sudogs[q->last].next = sg;
+	else
+		q->first = sg;
+	q->last = sg;
+	q->size++;
+	return sg;
+}
+
+/* Takes sudog sg out of queue q, wherever it is. */
+static void unlink_sudog(struct sim *s, struct waitq *q, int32_t sg)
+{
+	struct sudog *sd = &s->sudogs[sg];
+	if (sd->prev >= 0)
+		s->sudogs[sd->prev].next = sd->next;
+	else
+		q->first = sd->next;
+	if (sd->next >= 0)
+		s->sudogs[sd->next].prev = sd->prev;
+	else
+		q->last = sd->prev;
+	sd->next = sd->prev = -1;
+	q->size--;
+}
+
+int32_t park_dequeue(struct sim *s, struct waitq *q)
+{
+	int32_t sg = q->first;
+	if (sg >= 0) {
+		unlink_sudog(s, q, sg);
+		s->sudogs[sg].kind = WQ__N; /* off every queue */
+	}
+	return sg;
+}
+
+void park_unpark(struct sim *s, int32_t sg, int32_t gi, int32_t param)
+{
+	if (sg >= 0)
+		gi = s->sudogs[sg].g;
+	struct g *gp = &s->allg[gi];
+	for (int32_t i = gp->u.waiting; i >= 0;) {
+		int32_t next = s->sudogs[i].waitlink;
+		if (s->sudogs[i].kind != WQ__N) /* still queued: a select's other cases */
+			unlink_sudog(s, park_queue(s, s->sudogs[i].kind, s->sudogs[i].obj), i);
+		release_sudog(s, i);
+		i = next;
+	}
+	gp->u.left = 0;
+	gp->param = param;
+}
+
+void park_goready(struct sim *s, int32_t sg, int32_t gi, int32_t pi, int32_t param, int why)
+{
+	if (sg >= 0)
+		gi = s->sudogs[sg].g;
+	park_unpark(s, sg, gi, param);
+	runq_put(s, pi, gi, 1, why);
+}
+
+struct waitq *park_queue(struct sim *s, int kind, int32_t obj)
+{
+	switch (kind) {
+	case WQ_CHAN_RECV:
+		return &s->chans[obj].recvq;
+	case WQ_CHAN_SEND:
+		return &s->chans[obj].sendq;
+	default:
+		return NULL;
+	}
+}
+
+int park_each_queue(struct sim *s, int (*fn)(struct sim *s, const struct waitq *q, int kind, int32_t obj))
+{
+	for (int32_t ci = 0; ci < s->prog->nchans; ci++)
+		if (fn(s, &s->chans[ci].recvq, WQ_CHAN_RECV, ci) != 0 || fn(s, &s->chans[ci].sendq, WQ_CHAN_SEND, ci) != 0)
+			return -1;
+	return 0;
+}
