@@ -25,7 +25,8 @@ struct program; /* sim/workload.h */
 #define TRACE_FORMATS(X) \
 	X(JSON, json)    \
 	X(JSONL, jsonl)  \
-	X(CSV, csv)
+	X(CSV, csv)      \
+	X(GOTRACE, gotrace)
 
 #define TRACE_ENUM(up, name) TRACE_##up,
 enum trace_format { TRACE_FORMATS(TRACE_ENUM) TRACE__N };
