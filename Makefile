@@ -14,7 +14,7 @@ LIB_OBJ = $(SIM:%.c=$(B)/%.o) $(TRACE:%.c=$(B)/%.o) $(B)/workloads.o
 TEST_SRC = $(wildcard tests/test_*.c)
 TEST_OBJ = $(TEST_SRC:%.c=$(B)/%.o)
 
-.PHONY: all test unit cli golden golden-check valgrind check fuzz fuzz-replay bench clean
+.PHONY: all test unit cli gotrace golden golden-check valgrind check fuzz fuzz-replay bench clean
 all: gosim
 
 gosim: $(B)/gosim
@@ -39,7 +39,7 @@ $(B)/unit: $(LIB_OBJ) $(TEST_OBJ) $(B)/tests/helpers.o
 
 $(B)/tests/%.o: CPPFLAGS += -Isim
 
-test: unit cli golden-check fuzz-replay
+test: unit cli golden-check fuzz-replay gotrace
 
 unit: $(B)/unit
 	$(B)/unit --jobs=2
@@ -50,6 +50,10 @@ cli: $(B)/gosim
 	sh tests/parser.sh $(B)/gosim
 	sh tests/report.sh $(B)/gosim
 	sh tests/docs.sh
+
+# --format=gotrace validated by Go's own checker and go tool trace (Go >= 1.23).
+gotrace: $(B)/gosim
+	sh tests/gotrace.sh $(B)/gosim
 
 # The fuzz target over the seed corpus and past crashes, with any compiler.
 FUZZ_OBJ = $(LIB_OBJ) $(CMD:%.c=$(B)/%.o) $(B)/tests/fuzz/fuzz_gosim.o

@@ -537,6 +537,10 @@ static int report(struct run *r, struct sim *s, enum sim_status st)
 	}
 	if (interrupted)
 		return report_interrupt(r);
+	if (st == SIM_ABORTED && r->tw && trace_error(r->tw)) {
+		msg_error("%s: %s (a bug in gosim)", r->trace.path, trace_error(r->tw));
+		return EXIT_INVARIANT;
+	}
 	if (st == SIM_ABORTED) {
 		if (r->io_errno == EPIPE)
 			return 128 + SIGPIPE; /* the trace's reader went away: end quietly, as a filter does */

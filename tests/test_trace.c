@@ -108,6 +108,10 @@ Test(trace, the_format_follows_the_file_extension)
 	cr_assert_eq(f, TRACE_JSONL);
 	cr_assert_neq(trace_format_from_path("a.json/out", &f), 0);
 	cr_assert_neq(trace_format_from_path("out.txt", &f), 0);
+	cr_assert_eq(trace_format_from_path("run.trace", &f), 0);
+	cr_assert_eq(f, TRACE_GOTRACE);
+	cr_assert_eq(trace_format_from_path("dir/RUN.GOTRACE", &f), 0);
+	cr_assert_eq(f, TRACE_GOTRACE);
 }
 
 /* by_m/by_p: the M that acted and its P, on every record. */
@@ -151,4 +155,72 @@ Test(trace, every_record_names_the_m_that_acted)
 		check_actors(&w.log);
 		run_result_free(&w);
 	}
+}
+
+static int contains(const char *buf, size_t len, const char *s)
+{
+	size_t n = strlen(s);
+	for (size_t i = 0; i + n <= len; i++)
+		if (memcmp(buf + i, s, n) == 0)
+			return 1;
+	return 0;
+}
+
+static uint64_t read_uvarint(const unsigned char **p, const unsigned char *end)
+{
+	uint64_t v = 0;
+	for (int shift = 0; *p < end; shift += 7) {
+		unsigned char b = *(*p)++;
+		v |= (uint64_t)(b & 0x7f) << shift;
+		if (!(b & 0x80))
+			break;
+	}
+	return v;
+}
+
+/* The Go trace's framing, without Go: the v2 header, then batches of one
+ * generation, none over 64 KiB, and a string table naming main.<func> in
+ * <workload>.go (go tool trace's own checks are in tests/gotrace.sh). */
+Test(trace, gotrace_is_a_go_1_22_trace_of_batches_under_64_kib)
+{
+	struct program *prog = load_builtin("pingpong", (const char *const[]){ "rounds=3000", NULL });
+	struct sim_config cfg = test_config(3);
+	struct run_result w;
+	run_program(prog, &cfg, &w);
+	struct trace_meta meta;
+	cr_assert_eq(trace_meta_init(&meta, prog, &cfg, "{}", 0), 0);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct trace_writer *tw = trace_open(f, TRACE_GOTRACE, &meta);
+	trace_meta_release(&meta);
+	cr_assert_not_null(tw);
+	for (size_t i = 0; i < w.log.n; i++)
+		cr_assert_eq(trace_event(tw, &w.log.ev[i]), 0, "record %zu: %s", i, trace_error(tw));
+	cr_assert_eq(trace_finish(tw, &w.sum), 0);
+	trace_free(tw);
+	fclose(f);
+	cr_assert_eq(memcmp(buf, "go 1.22 trace\0\0\0", 16), 0);
+	const unsigned char *p = (const unsigned char *)buf + 16, *end = (const unsigned char *)buf + len;
+	int batches = 0, big = 0;
+	while (p < end) {
+		cr_assert_eq(*p++, 1, "EvEventBatch at offset %td", (const char *)p - buf);
+		cr_assert_eq(read_uvarint(&p, end), 1, "one generation");
+		read_uvarint(&p, end); /* M */
+		read_uvarint(&p, end); /* time */
+		uint64_t size = read_uvarint(&p, end);
+		cr_assert_leq(size, 64 << 10);
+		cr_assert_leq(size, (uint64_t)(end - p));
+		big += size > 32 << 10;
+		p += size;
+		batches++;
+	}
+	cr_assert_gt(big, 0, "a long run fills batches");
+	cr_assert_gt(batches, 4);
+	cr_assert(contains(buf, len, "main.main"));
+	cr_assert(contains(buf, len, "pingpong.go"));
+	cr_assert(contains(buf, len, "chan receive"));
+	free(buf);
+	run_result_free(&w);
+	program_free(prog);
 }

@@ -20,6 +20,7 @@ struct trace_out {
 	FILE *f;
 	int failed;
 	int64_t bytes;
+	const char *error; /* a back end's own failure (static text), see trace_error() */
 };
 
 int trace_out_put(struct trace_out *o, const char *s, size_t n);

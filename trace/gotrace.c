@@ -27,6 +27,7 @@
  * Stacks: one synthetic frame per workload function, main.<name> in
  * <workload>.go, on every event that has a stack.
  * Simplification: one generation, no GC, no STW, no CPU samples. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -85,7 +86,19 @@ struct gotrace {
 	int64_t t;     /* the current instant (us) and events written in it */
 	uint64_t k;
 	int failed;
+	char why[160];
 };
+
+/* A record with no valid Go event: a gosim bug (the run stops, exit 1). */
+static void fail(struct gotrace *t, const char *where)
+{
+	if (!t->failed)
+		snprintf(t->why, sizeof t->why, "no valid Go trace event for the record at t=%lldus (%s)",
+			 (long long)t->t, where);
+	t->failed = 1;
+	if (!t->o->error)
+		t->o->error = t->why;
+}
 
 /* ---- output ------------------------------------------------------- */
 
@@ -167,11 +180,11 @@ static void emit(struct gotrace *t, int32_t mi, int type, int nargs, const uint6
 {
 	struct gt_m *m = get_m(t, mi);
 	if (!m) {
-		t->failed = 1;
+		fail(t, __func__);
 		return;
 	}
 	if (!m->buf && !(m->buf = malloc(MAX_BATCH))) {
-		t->failed = 1;
+		fail(t, __func__);
 		return;
 	}
 	if (m->len + MAX_EVENT > MAX_BATCH)
@@ -280,7 +293,7 @@ static void go_start(struct gotrace *t, int32_t mi, int32_t goid)
 	struct gt_g *g = get_g(t, goid);
 	struct gt_m *m = get_m(t, mi);
 	if (!g || !m || m->p < 0 || m->g >= 0) {
-		t->failed = 1;
+		fail(t, __func__);
 		return;
 	}
 	EMIT(t, mi, EV_GO_START, (uint64_t)goid, ++g->seq);
@@ -294,7 +307,7 @@ static void go_leave(struct gotrace *t, struct gt_g *g, int type, uint64_t reaso
 	int32_t mi = g->m;
 	struct gt_m *m = get_m(t, mi);
 	if (!m) {
-		t->failed = 1;
+		fail(t, __func__);
 		return;
 	}
 	if (type == EV_GO_DESTROY)
@@ -309,7 +322,7 @@ static void syscall_begin(struct gotrace *t, struct gt_g *g)
 {
 	struct gt_m *m = get_m(t, g->m);
 	if (!m || m->p < 0) {
-		t->failed = 1;
+		fail(t, __func__);
 		return;
 	}
 	struct gt_p *p = &t->ps[m->p];
@@ -324,7 +337,7 @@ static void syscall_end(struct gotrace *t, int32_t goid, struct gt_g *g, int run
 	int32_t mi = g->m;
 	struct gt_m *m = get_m(t, mi);
 	if (!m) {
-		t->failed = 1;
+		fail(t, __func__);
 		return;
 	}
 	if (runs && m->p >= 0 && t->ps[m->p].status == PROC_SYSCALL) {
@@ -343,7 +356,7 @@ static void on_g(struct gotrace *t, const struct sim_event *e)
 {
 	struct gt_g *g = get_g(t, e->g);
 	if (!g) {
-		t->failed = 1;
+		fail(t, __func__);
 		return;
 	}
 	if (e->from == PL_NEW) {
@@ -385,7 +398,7 @@ static void proc_steal(struct gotrace *t, int32_t pi, int32_t by_m)
 	struct gt_p *p = &t->ps[pi];
 	struct gt_m *victim = get_m(t, p->m);
 	if (!victim || by_m < 0) {
-		t->failed = 1;
+		fail(t, __func__);
 		return;
 	}
 	EMIT(t, by_m, EV_PROC_STEAL, (uint64_t)pi, ++p->seq, (uint64_t)p->m);
@@ -397,7 +410,7 @@ static void proc_steal(struct gotrace *t, int32_t pi, int32_t by_m)
 static void on_p(struct gotrace *t, const struct sim_event *e)
 {
 	if (e->p < 0 || e->p >= t->procs) {
-		t->failed = 1;
+		fail(t, __func__);
 		return;
 	}
 	struct gt_p *p = &t->ps[e->p];
@@ -412,7 +425,7 @@ static void on_p(struct gotrace *t, const struct sim_event *e)
 	if (e->to == PS_RUNNING) {
 		struct gt_m *m = get_m(t, e->m);
 		if (!m || m->p >= 0 || p->status != PROC_IDLE) {
-			t->failed = 1;
+			fail(t, __func__);
 			return;
 		}
 		EMIT(t, e->m, EV_PROC_START, (uint64_t)e->p, ++p->seq);
@@ -424,7 +437,7 @@ static void on_p(struct gotrace *t, const struct sim_event *e)
 	} else if (e->to == PS_IDLE && p->status == PROC_RUNNING) {
 		struct gt_m *m = get_m(t, p->m);
 		if (!m) {
-			t->failed = 1;
+			fail(t, __func__);
 			return;
 		}
 		EMIT0(t, p->m, EV_PROC_STOP);

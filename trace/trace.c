@@ -34,6 +34,8 @@ int trace_out_puts(struct trace_out *o, const char *s) { return trace_out_put(o,
 
 int64_t trace_bytes(const struct trace_writer *w) { return w ? w->out.bytes : 0; }
 
+const char *trace_error(const struct trace_writer *w) { return w ? w->out.error : NULL; }
+
 uint64_t trace_hash(const void *data, size_t len)
 {
 	const unsigned char *p = data;
@@ -87,7 +89,9 @@ struct trace_writer *trace_open(FILE *f, enum trace_format fmt, const struct tra
 
 int trace_event(struct trace_writer *w, const struct sim_event *e)
 {
-	if (w->ops->event(w->st, e) != 0)
+	if (w->ops->event(w->st, e) != 0 && !w->out.failed && !w->out.error)
+		w->out.error = "the trace back end failed";
+	if (w->out.error)
 		w->out.failed = 1;
 	return w->out.failed ? -1 : 0;
 }

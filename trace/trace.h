@@ -66,6 +66,9 @@ int trace_event(struct trace_writer *w, const struct sim_event *e);
 /* Ends the document (json: "summary" from sum, which may be NULL) and flushes. */
 int trace_finish(struct trace_writer *w, const struct sim_summary *sum);
 void trace_free(struct trace_writer *w);
+/* Why the back end itself failed (a record it cannot map: a gosim bug),
+ * or NULL when it did not (an I/O error sets errno instead). */
+const char *trace_error(const struct trace_writer *w);
 /* Bytes handed to the file so far. */
 int64_t trace_bytes(const struct trace_writer *w);
 
