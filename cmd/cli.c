@@ -44,7 +44,10 @@ static const char usage_text[] =
 	"                            slack does (default 0; about 67us measured)\n"
 	"      --max-threads=N       thread limit, as debug.SetMaxThreads (default 10000)\n"
 	"      --max-goroutines=N    refuse workloads that start more (default 100000000)\n"
-	"      --until=DUR           stop with an error past DUR of simulated time\n"
+	"      --max-steps=N         refuse workloads that execute more operations\n"
+	"                            (default 10000000000)\n"
+	"      --until=DUR           stop at DUR of simulated time, keeping the trace\n"
+	"                            so far (outcome until, exit status 4)\n"
 	"\n"
 	"Output:\n"
 	"  -t, --trace=FILE          write the event trace to FILE ('-': stdout)\n"
@@ -79,12 +82,13 @@ static const char usage_text[] =
 	"\n"
 	"DUR is microseconds or a number with a unit: 250us, 1.5ms, 2s.\n"
 	"Exit status: 0 done; 1 a model invariant failed (a gosim bug); 2 bad usage\n"
-	"or input; 3 the simulated program died (deadlock, thread limit).\n"
+	"or input; 3 the simulated program died (deadlock, thread limit); 4 stopped\n"
+	"at --until (the trace kept); 5 out of memory (the old trace kept).\n"
 	"Example: gosim -w syscalls -p 4 --trace out.json --schedtrace=1\n";
 
 enum { OPT_STEAL = 256, OPT_PREEMPT, OPT_SLICE, OPT_SYSMON_PERIOD, OPT_MAX_THREADS, OPT_SCHEDTRACE,
-       OPT_SCHEDDETAIL, OPT_GO, OPT_CHECK, OPT_EAGER, OPT_LIST, OPT_MAX_GOROUTINES, OPT_UNTIL, OPT_STATS, OPT_SYSMON, OPT_SYSMON_SLACK,
-       OPT_REPORT, OPT_REPORT_THRESHOLD, OPT_WHY };
+       OPT_SCHEDDETAIL, OPT_GO, OPT_CHECK, OPT_EAGER, OPT_LIST, OPT_MAX_GOROUTINES, OPT_MAX_STEPS, OPT_UNTIL, OPT_STATS, OPT_SYSMON,
+       OPT_SYSMON_SLACK, OPT_REPORT, OPT_REPORT_THRESHOLD, OPT_WHY };
 
 static const struct option long_opts[] = {
 	{ "workload", required_argument, NULL, 'w' },
@@ -98,6 +102,7 @@ static const struct option long_opts[] = {
 	{ "sysmon-slack", required_argument, NULL, OPT_SYSMON_SLACK },
 	{ "max-threads", required_argument, NULL, OPT_MAX_THREADS },
 	{ "max-goroutines", required_argument, NULL, OPT_MAX_GOROUTINES },
+	{ "max-steps", required_argument, NULL, OPT_MAX_STEPS },
 	{ "until", required_argument, NULL, OPT_UNTIL },
 	{ "trace", required_argument, NULL, 't' },
 	{ "format", required_argument, NULL, 'f' },
@@ -229,6 +234,11 @@ static int parse_long_only(struct opts *o, int c, const char *arg)
 			return bad("--max-goroutines", arg, "expected a positive integer");
 		o->max_goroutines = v;
 		return 0;
+	case OPT_MAX_STEPS:
+		if (parse_int(arg, 1, INT64_MAX, &v))
+			return bad("--max-steps", arg, "expected a positive integer");
+		o->max_steps = v;
+		return 0;
 	case OPT_UNTIL:
 		return parse_dur(arg, &o->until_us) ? bad("--until", arg, "expected a duration such as 10s") : 0;
 	case OPT_SCHEDTRACE:
@@ -353,6 +363,7 @@ int cli_parse_args(struct opts *o, int argc, char **argv)
 	o->workload = "fanout";
 	o->max_goroutines = MAX_GOROUTINES_DEFAULT;
 	o->report_threshold_us = REPORT_THRESHOLD_DEFAULT_US;
+	o->max_steps = MAX_STEPS_DEFAULT;
 	o->format = TRACE_JSON;
 	o->family = SCHEDTRACE_GO125;
 	o->go_version = SCHEDTRACE_NEWEST;

@@ -4,7 +4,8 @@
 #ifndef GOSIM_CLI_H
 #define GOSIM_CLI_H
 
-enum exit_code { EXIT_DONE = 0, EXIT_INVARIANT = 1, EXIT_USAGE = 2, EXIT_DIED = 3 };
+/* Exit statuses (README "Errors, and what is never lost"; --help). */
+enum exit_code { EXIT_DONE = 0, EXIT_INVARIANT = 1, EXIT_USAGE = 2, EXIT_DIED = 3, EXIT_UNTIL = 4, EXIT_NOMEM = 5 };
 
 int cli_main(int argc, char **argv);
 

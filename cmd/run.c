@@ -55,7 +55,6 @@ struct run {
 	FILE *sched;     /* SCHED lines: buffered onto stderr; NULL once its reader left */
 	int io_errno;    /* the write that failed, and on what */
 	const char *io_what;
-	int past_until;
 	double wall_s;
 	double start, last_progress;
 	int show_progress, progress_shown;
@@ -153,14 +152,30 @@ static int check_totals(struct run *r)
 		msg_error("out of memory");
 		return EXIT_USAGE;
 	}
+	/* the totals saturate at INT64_MAX: that much means they overflowed */
+	if (t.goroutines == INT64_MAX) {
+		msg_error("%s: the number of goroutines the program starts overflows (more than --max-goroutines=%lld)",
+			w, (long long)r->o->max_goroutines);
+		return EXIT_USAGE;
+	}
 	if (t.goroutines > r->o->max_goroutines) {
 		msg_error("%s: the program starts %lld goroutines, more than --max-goroutines=%lld", w,
-			t.goroutines == INT64_MAX ? -1LL : (long long)t.goroutines, (long long)r->o->max_goroutines);
+			(long long)t.goroutines, (long long)r->o->max_goroutines);
 		return EXIT_USAGE;
 	}
 	if (t.work_us > MAX_SIM_US || t.syscall_us > MAX_SIM_US - t.work_us) {
 		msg_error("%s: the program asks for more than %lld s of CPU and syscall time, "
 				"which gosim's clock cannot hold", w, (long long)(MAX_SIM_US / 1000000));
+		return EXIT_USAGE;
+	}
+	if (t.steps == INT64_MAX) {
+		msg_error("%s: the number of steps the program takes overflows (more than --max-steps=%lld)", w,
+			(long long)r->o->max_steps);
+		return EXIT_USAGE;
+	}
+	if (t.steps > r->o->max_steps) {
+		msg_error("%s: the program takes %lld steps, more than --max-steps=%lld", w, (long long)t.steps,
+			(long long)r->o->max_steps);
 		return EXIT_USAGE;
 	}
 	return 0;
@@ -504,10 +519,6 @@ static enum sim_status simulate(struct run *r, struct sim *s)
 	r->start = r->last_progress = wall_seconds();
 	enum sim_status st;
 	for (uint64_t n = 1; (st = sim_step(s)) == SIM_RUNNING && !interrupted; n++) {
-		if (r->o->until_us && sim_now(s) > r->o->until_us) {
-			r->past_until = 1;
-			break;
-		}
 		if (n % 4096 == 0)
 			progress(r, s);
 	}
@@ -530,11 +541,6 @@ static int report_interrupt(struct run *r)
 
 static int report(struct run *r, struct sim *s, enum sim_status st)
 {
-	if (r->past_until) {
-		msg_error("the run went past --until=%lldus of simulated time; %s left as it was",
-			(long long)r->o->until_us, r->trace.path ? r->trace.path : "nothing written");
-		return EXIT_USAGE;
-	}
 	if (interrupted)
 		return report_interrupt(r);
 	if (st == SIM_ABORTED && r->tw && trace_error(r->tw)) {
@@ -550,6 +556,11 @@ static int report(struct run *r, struct sim *s, enum sim_status st)
 	if (st == SIM_BROKEN) {
 		msg_error("%s", sim_message(s));
 		return EXIT_INVARIANT;
+	}
+	if (st == SIM_UNTIL) {
+		msg_error("stopped at --until=%lldus of simulated time; %s", (long long)r->o->until_us,
+			  r->trace.path ? "the trace holds what happened up to then" : "the summary says how far it got");
+		return EXIT_UNTIL;
 	}
 	if (st == SIM_DIED)
 		msg_lines(sim_message(s));
@@ -583,7 +594,7 @@ static int finish(struct run *r, struct sim *s, int rc)
 {
 	struct sim_summary sum;
 	sim_summary(s, &sum);
-	int ok = rc == EXIT_DONE || rc == EXIT_DIED || rc == EXIT_INVARIANT;
+	int ok = rc == EXIT_DONE || rc == EXIT_DIED || rc == EXIT_INVARIANT || rc == EXIT_UNTIL;
 	if (r->tw && ok && trace_finish(r->tw, &sum) != 0) {
 		if (errno == EPIPE)
 			return out_close(&r->trace, 0), 128 + SIGPIPE;
@@ -624,6 +635,7 @@ int run_main(struct opts *o)
 		return rc;
 	}
 	catch_signals();
+	o->cfg.until_us = o->until_us;
 	struct sim_error err;
 	struct sim *s = NULL;
 	if ((rc = open_sched(&r)) == 0 && (rc = open_trace(&r)) == 0)

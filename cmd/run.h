@@ -12,6 +12,7 @@
 
 #define MAX_DEFINES 64
 #define MAX_GOROUTINES_DEFAULT 100000000LL
+#define MAX_STEPS_DEFAULT 10000000000LL /* 1e10 ops: hours of wall time at most */
 #define MAX_SIM_US (INT64_MAX / 4) /* the clock's headroom: ~73,000 years */
 
 struct opts {
@@ -26,6 +27,7 @@ struct opts {
 	const char *go_version;
 	int detail;
 	int64_t max_goroutines;
+	int64_t max_steps;
 	int64_t until_us; /* 0: no limit */
 	int quiet, help, version, list, stats;
 	int report;                  /* --report given */

@@ -164,6 +164,25 @@ static void finish_instant(struct sim *s)
 		sim_die(s, OUT_DEADLOCK, "fatal error: all goroutines are asleep - deadlock!");
 }
 
+/* --until: the clock stops at until_us, before the next instant (past
+ * it) runs. CPU segments in progress count as busy up to then, and the
+ * run's span is until_us. */
+static void stop_at_until(struct sim *s)
+{
+	int64_t until = s->cfg.until_us;
+	for (int32_t pi = 0; pi < s->nprocs; pi++) {
+		struct p *pp = &s->allp[pi];
+		if (pp->seg_end > pp->seg_start && pp->seg_start < until) {
+			pp->busy_us += until - pp->seg_start;
+			pp->seg_start = until;
+		}
+	}
+	s->now = until;
+	s->sum.makespan_us = until;
+	s->status = SIM_UNTIL;
+	s->sum.outcome = OUT_UNTIL;
+}
+
 enum sim_status sim_step(struct sim *s)
 {
 	if (s->status != SIM_RUNNING)
@@ -174,6 +193,10 @@ enum sim_status sim_step(struct sim *s)
 			t = evq_top_time(&s->evq);
 		if (t == INT64_MAX) {
 			sim_broken(s, "nothing left to happen but %lld goroutines live", (long long)s->nlive);
+			return s->status;
+		}
+		if (s->cfg.until_us > 0 && t > s->cfg.until_us) {
+			stop_at_until(s);
 			return s->status;
 		}
 		s->now = t;

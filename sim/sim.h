@@ -38,6 +38,7 @@ struct sim_config {
 	int64_t schedtrace_ms;  /* 0: no schedtrace callbacks */
 	int check;              /* run the invariant checker after every step */
 	int eager_sysmon;       /* run every sysmon pass (testing; same result) */
+	int64_t until_us;       /* 0, or stop (SIM_UNTIL) rather than run an instant past it */
 };
 
 void sim_config_default(struct sim_config *cfg);
@@ -127,7 +128,8 @@ enum sim_status {
 	SIM_DONE,    /* every goroutine finished */
 	SIM_DIED,    /* the simulated program died: sim_message() is the runtime's text */
 	SIM_BROKEN,  /* an invariant failed: a bug in gosim; sim_message() says which */
-	SIM_ABORTED  /* the sink asked to stop */
+	SIM_ABORTED, /* the sink asked to stop */
+	SIM_UNTIL    /* stopped at cfg.until_us: the state and trace as they were then */
 };
 
 /* How the run ended, as the summary says it (sim_outcome_name): the

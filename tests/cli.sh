@@ -136,6 +136,27 @@ grep -q '"summary":{"outcome":"thread-limit",' "$T/tl-trace.json" && grep -q '^ 
 grep -q "runtime: program exceeds 8-thread limit" "$T/err" && grep -q "fatal error: thread exhaustion" "$T/err" &&
 	ok "the thread limit prints the runtime's message" || bad "thread limit message"
 
+# --until keeps what happened up to it: exit 4, outcome until, the trace
+# is the full run's records up to that time, committed over the old file
+"$GOSIM" -w pingpong -q --trace "$T/full.jsonl"
+echo old >"$T/until.jsonl"
+"$GOSIM" -w pingpong --until=7ms --trace "$T/until.jsonl" >"$T/out" 2>"$T/err"
+rc=$?
+[ "$rc" -eq 4 ] && grep -q '^gosim: stopped at --until=7000us of simulated time; the trace holds what happened up to then$' "$T/err" &&
+	grep -q '^  outcome      until$' "$T/out" && grep -q '^  makespan     7.000 ms$' "$T/out" &&
+	ok "--until stops at its time: exit 4, says so, outcome until" || bad "--until stops at its time (exit $rc)"
+python3 -c '
+import json, sys
+full = [l for l in open(sys.argv[1]) if json.loads(l)["t"] <= 7000]
+cut = open(sys.argv[2]).readlines()
+sys.exit(0 if cut == full and len(full) > 100 and len(full) < len(open(sys.argv[1]).readlines()) else 1)
+' "$T/full.jsonl" "$T/until.jsonl" && ok "--until's trace is the full run's records up to that time" ||
+	bad "--until's trace is the full run's records up to that time"
+"$GOSIM" -w pingpong -q --until=7ms --trace "$T/until.json"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(d["summary"]["outcome"] != "until")' "$T/until.json" &&
+	ok "--until's JSON summary says outcome until" || bad "--until's JSON summary says outcome until"
+expect "--until past the end changes nothing: exit 0" 0 "$GOSIM" -w pingpong -q --until=1000s
+
 for f in json jsonl csv; do
 	expect "a $f trace is written" 0 "$GOSIM" -w pingpong -q --trace "$T/t.$f"
 	[ -s "$T/t.$f" ] && ok "the $f trace is not empty" || bad "the $f trace is not empty"
@@ -165,6 +186,17 @@ rc=$?
 [ "$rc" -eq 143 ] && [ "$(cat "$T/keep.json")" = "old" ] && grep -q "interrupted" "$T/err" &&
 	ok "an interrupted run leaves the old trace and says so" || bad "an interrupted run leaves the old trace (exit $rc)"
 ls "$T" | grep -q '\.tmp\.' && bad "no temporary file after an interrupt" || ok "no temporary file after an interrupt"
+
+# a zero-time loop that emits records (its clock stands still at 0): Ctrl-C ends it
+printf '{"main": [{"repeat": 1000000000, "body": [{"gosched": true}]}]}' >"$T/spin.json"
+"$GOSIM" -w "$T/spin.json" --trace /dev/null >/dev/null 2>"$T/err" &
+pid=$!
+sleep 1
+kill -INT $pid
+wait $pid
+rc=$?
+[ "$rc" -eq 130 ] && grep -q "interrupted by SIGINT" "$T/err" &&
+	ok "Ctrl-C ends a run whose clock stands still (gosched loop at t=0)" || bad "Ctrl-C in a gosched loop at t=0 (exit $rc)"
 
 # every signal that ends a run: old trace kept, no temporary file, 128+signal
 for sig in HUP:129 QUIT:131 INT:130; do

@@ -35,6 +35,10 @@ w badkey.json '{"main": [], "mian": []}'
 w badchan.json '{"chans": {"c": -1}, "main": []}'
 w badparams.json '{"params": {"n": [1]}, "main": []}'
 w hugework.json '{"main": [{"repeat": 1000000000, "body": [{"repeat": 1000000000, "body": [{"run": "1s"}]}]}]}'
+w steps.json '{"main": [{"repeat": 1000000000, "body": [{"repeat": 1000000000, "body": [{"gosched": true}]}]}]}'
+w fewsteps.json '{"main": [{"repeat": 10, "body": [{"gosched": true}]}]}'
+w ovfgo.json '{"main": [{"repeat": 1000000000, "body": [{"repeat": 1000000000, "body": [{"repeat": 1000000000, "body": [{"go": "f"}]}]}]}], "funcs": {"f": []}}'
+w ovfsteps.json '{"main": [{"repeat": 1000000000, "body": [{"repeat": 1000000000, "body": [{"repeat": 1000000000, "body": [{"gosched": true}]}]}]}]}'
 w many.json '{"params": {"n": 10}, "main": [{"repeat": "$n", "body": [{"go": "f"}]}], "funcs": {"f": []}}'
 mkdir adir
 
@@ -101,7 +105,11 @@ badchan.json:1:17: a channel capacity must be|-w badchan.json
 badparams.json:1:18: a parameter is an integer or a string|-w badparams.json
 hugework.json: the program asks for more than|-w hugework.json
 many.json: the program starts 11 goroutines, more than --max-goroutines=5|-w many.json --max-goroutines=5
-the run went past --until=1000us of simulated time|--until=1ms
+steps.json: the program takes 1000000001000000001 steps, more than --max-steps=10000000000|-w steps.json
+fewsteps.json: the program takes 11 steps, more than --max-steps=10|-w fewsteps.json --max-steps=10
+ovfgo.json: the number of goroutines the program starts overflows|-w ovfgo.json
+ovfsteps.json: the number of steps the program takes overflows|-w ovfsteps.json
+--max-steps=0: expected a positive integer|--max-steps=0
 EOF2
 
 while IFS='|' read -r pat args; do

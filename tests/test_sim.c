@@ -93,3 +93,23 @@ Test(sim, a_million_goroutine_fanout_runs)
 	sim_free(s);
 	program_free(p);
 }
+
+Test(sim, until_stops_before_the_first_instant_past_it_with_busy_time_up_to_it)
+{
+	struct sim_config cfg = test_config(2);
+	cfg.until_us = 1500;
+	struct run_result r;
+	run_text("{\"main\": [{\"go\": \"f\"}, {\"run\": \"1ms\"}, {\"run\": \"1ms\"}], \"funcs\": {\"f\": [{\"run\": \"5ms\"}]}}",
+		 &cfg, &r);
+	cr_assert_eq(r.status, SIM_UNTIL, "%s", r.msg);
+	cr_assert_str_eq(sim_outcome_name(r.sum.outcome), "until");
+	cr_assert_eq(r.sum.makespan_us, 1500);
+	cr_assert_gt(r.log.n, 0);
+	cr_assert_leq(r.log.ev[r.log.n - 1].t, 1500, "no record past --until");
+	long f_start = first_start(&r.log, 2);
+	cr_assert_geq(f_start, 0);
+	cr_assert_eq(r.sum.busy_us[0] + r.sum.busy_us[1], 1500 + (1500 - f_start),
+		     "main ran from 0, f from %ldus on the other P, both cut at 1500us (busy %lld + %lld)", f_start,
+		     (long long)r.sum.busy_us[0], (long long)r.sum.busy_us[1]);
+	run_result_free(&r);
+}
