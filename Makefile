@@ -10,11 +10,11 @@ SIM = $(wildcard sim/*.c)
 TRACE = $(wildcard trace/*.c)
 CMD = cmd/cli.c cmd/run.c cmd/out.c cmd/msg.c cmd/analysis.c
 WORKLOADS = $(sort $(wildcard workloads/*.json))
-LIB_OBJ = $(SIM:%.c=$(B)/%.o) $(TRACE:%.c=$(B)/%.o) $(B)/workloads.o
+LIB_OBJ = $(SIM:%.c=$(B)/%.o) $(TRACE:%.c=$(B)/%.o) $(B)/workloads.o $(B)/html_page.o
 TEST_SRC = $(wildcard tests/test_*.c)
 TEST_OBJ = $(TEST_SRC:%.c=$(B)/%.o)
 
-.PHONY: all test unit cli gotrace golden golden-check valgrind check fuzz fuzz-replay bench clean
+.PHONY: all test unit cli gotrace html golden golden-check valgrind check fuzz fuzz-replay bench clean
 all: gosim
 
 gosim: $(B)/gosim
@@ -31,6 +31,15 @@ $(B)/workloads.c: tools/embed-workloads.sh $(WORKLOADS)
 	@mkdir -p $(B)
 	sh tools/embed-workloads.sh $(WORKLOADS) > $@.tmp && mv $@.tmp $@
 
+# The replay page (trace/html/) as two C strings for trace/html.c.
+HTML_PAGE = trace/html/page.html trace/html/page.css trace/html/page.js
+$(B)/html_page.c: tools/embed-page.sh $(HTML_PAGE)
+	@mkdir -p $(B)
+	sh tools/embed-page.sh $(HTML_PAGE) > $@.tmp && mv $@.tmp $@
+
+$(B)/html_page.o: $(B)/html_page.c
+	$(CC) $(CPPFLAGS) -I. $(WARN) $(CFLAGS) -c -o $@ $<
+
 $(B)/workloads.o: $(B)/workloads.c
 	$(CC) $(CPPFLAGS) -I. $(WARN) $(CFLAGS) -Wno-missing-prototypes -c -o $@ $<
 
@@ -39,7 +48,7 @@ $(B)/unit: $(LIB_OBJ) $(TEST_OBJ) $(B)/tests/helpers.o
 
 $(B)/tests/%.o: CPPFLAGS += -Isim
 
-test: unit cli golden-check fuzz-replay gotrace
+test: unit cli html golden-check fuzz-replay gotrace
 
 unit: $(B)/unit
 	$(B)/unit --jobs=2
@@ -54,6 +63,11 @@ cli: $(B)/gosim
 # --format=gotrace validated by Go's own checker and go tool trace (Go >= 1.23).
 gotrace: $(B)/gosim
 	sh tests/gotrace.sh $(B)/gosim
+
+# The replay page of every built-in workload against its JSON trace, in
+# headless Chromium where it is installed (tests/html_check.py).
+html: $(B)/gosim
+	python3 tests/html_check.py $(B)/gosim $(B)/html
 
 # The fuzz target over the seed corpus and past crashes, with any compiler.
 FUZZ_OBJ = $(LIB_OBJ) $(CMD:%.c=$(B)/%.o) $(B)/tests/fuzz/fuzz_gosim.o

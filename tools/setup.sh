@@ -1,14 +1,15 @@
 #!/bin/sh
 # Installs what building and testing gosim needs on Debian: a C compiler,
-# make, jansson and Criterion; python3 (tests/report_check.py), GNU
-# parallel (tools/sweep), pandas (the CSV test) and Go 1.23 (the
+# make, jansson and Criterion; python3 (tests/report_check.py,
+# tests/html_check.py), GNU parallel (tools/sweep), pandas (the CSV
+# test), chromium (the replay page's browser test) and Go 1.23 (the
 # gotrace tests: gotracevalidate and go tool trace), which bookworm has
 # only in bookworm-backports: its suite is added to
 # /etc/apt/sources.list.d/debian.sources when missing. Uses apt-get when
 # run as root; otherwise prints the command to run.
 set -eu
 need=""
-for pkg in gcc make pkg-config libjansson-dev libcriterion-dev strace python3 parallel python3-pandas; do
+for pkg in gcc make pkg-config libjansson-dev libcriterion-dev strace python3 parallel python3-pandas chromium fonts-dejavu-core; do
 	dpkg -s "$pkg" >/dev/null 2>&1 || need="$need $pkg"
 done
 backports=""

@@ -26,7 +26,8 @@ struct program; /* sim/workload.h */
 	X(JSON, json)    \
 	X(JSONL, jsonl)  \
 	X(CSV, csv)      \
-	X(GOTRACE, gotrace)
+	X(GOTRACE, gotrace) \
+	X(HTML, html)
 
 #define TRACE_ENUM(up, name) TRACE_##up,
 enum trace_format { TRACE_FORMATS(TRACE_ENUM) TRACE__N };

@@ -66,8 +66,10 @@ const T = new Float64Array(N), EV = new Uint8Array(N), G = new Int32Array(N), P 
 	M = new Int32Array(N), FR = new Uint8Array(N), TO = new Uint8Array(N), A = new Int32Array(N),
 	B = new Int32Array(N), C = new Float64Array(N);
 const FUNC = new Int32Array(N).fill(-1), WAIT = new Int32Array(N).fill(-1), RULE = new Int32Array(N).fill(-1);
-const COL = { t: T, g: G, p: P, m: M, from_p: A, victim: A, from_m: A, n: B, runnext: C, ran_us: C };
-const FUNC_FIELDS = ['func', 'fn'], WAIT_FIELDS = ['chan', 'wait', 'on', 'object'],
+const WR = new Uint8Array(N), BYM = new Int32Array(N), BYP = new Int32Array(N);
+const COL = { t: T, g: G, p: P, m: M, from_p: A, victim: A, from_m: A, n: B, runnext: C, ran_us: C, wait: WR,
+	by_m: BYM, by_p: BYP };
+const FUNC_FIELDS = ['func', 'fn'], WAIT_FIELDS = ['chan', 'obj', 'object'],
 	RULE_FIELDS = ['explain', 'rule', 'why'];
 const extra = {}; /* other fields, by name: sparse arrays */
 const layouts = names.ev.map((k) => {
@@ -99,7 +101,7 @@ let maxG = 0, maxM = 0;
 for (let j = 0; j < N; j++) {
 	const r = recs[j], k = r[1], lay = layouts[k];
 	EV[j] = k;
-	P[j] = M[j] = G[j] = A[j] = -1;
+	P[j] = M[j] = G[j] = A[j] = BYM[j] = BYP[j] = -1;
 	if (lay)
 		for (let f = 0; f < lay.length && f < r.length; f++)
 			if (lay[f])
@@ -150,9 +152,14 @@ function laneOfM(m) {
 	return mLane[m];
 }
 
+/* The group a parked G is shown in: its wait reason and object
+ * ("chan receive: pong"), else the reason it moved, else its place. */
 function placeOfWait(j) {
+	const why = (names.wait && names.wait[WR[j]]) || '';
 	if (WAIT[j] >= 0)
-		return 'chan ' + strs[WAIT[j]];
+		return (why || 'waiting') + ': ' + strs[WAIT[j]];
+	if (why)
+		return why;
 	const pl = names.place[TO[j]];
 	return pl === 'waiting' ? (names.reason[B[j]] || 'waiting') : pl;
 }
@@ -359,7 +366,7 @@ function fmtT(us) {
 const grp = (n) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ' ');
 
 /* ---- words ---- */
-const funcName = (g) => (g === 1 && gFunc[g] < 0 ? 'main' : gFunc[g] >= 0 ? strs[gFunc[g]] : '');
+const funcName = (g) => (gFunc[g] >= 0 ? strs[gFunc[g]] : g === 1 ? 'main' : '');
 const gName = (g) => { const f = funcName(g); return 'G' + g + (f ? ' (' + f + ')' : ''); };
 function placeWords(pl, p, m, j) {
 	switch (names.place[pl]) {
@@ -368,7 +375,7 @@ function placeWords(pl, p, m, j) {
 	case 'global': return 'the global queue';
 	case 'running': return 'running on P' + p + (m >= 0 ? ' (M' + m + ')' : '');
 	case 'syscall': return 'a system call' + (m >= 0 ? ' on M' + m : '');
-	case 'waiting': return 'waiting (' + (j >= 0 && WAIT[j] >= 0 ? 'channel ' + strs[WAIT[j]] : names.reason[B[j]]) + ')';
+	case 'waiting': return 'waiting (' + (j >= 0 ? placeOfWait(j) : '?') + ')';
 	default: return names.place[pl] || '?';
 	}
 }
@@ -445,7 +452,7 @@ function gColour(g) {
 }
 
 /* ---- view state ---- */
-let cursor = -1, follow = -1, playing = false, playT = 0, lastFrame = 0;
+let cursor = -1, moment = 0, follow = -1, playing = false, playT = 0, lastFrame = 0;
 let viewT0 = 0, viewT1 = Math.max(1, tEnd);
 
 /* ---- cards ---- */
@@ -583,20 +590,36 @@ function renderEvent() {
 	for (let j = Math.max(0, cursor - 2); j < Math.min(N, cursor + 4); j++)
 		h += '<li data-j="' + j + '"' + (j === cursor ? ' class="cur"' : '') + '><span>' + fmtT(T[j]) + ' #' + j + '</span>' + esc(describe(j)) + '</li>';
 	$('event-near').innerHTML = h;
-	$('clock').textContent = 't = ' + (cursor >= 0 ? fmtT(T[cursor]) : '—') + ' · record ' + grp(cursor + 1) + ' of ' + grp(N);
+	$('clock').textContent = 't = ' + fmtT(moment) + (cursor >= 0 && T[cursor] !== moment ? ' (last record at ' + fmtT(T[cursor]) + ')' : '') +
+		' · record ' + grp(cursor + 1) + ' of ' + grp(N);
 	const sc = $('scrub');
 	if (document.activeElement !== sc)
-		sc.value = cursor >= 0 ? T[cursor] : 0;
+		sc.value = moment;
 }
 
 /* ---- the timeline ---- */
 const cv = $('timeline'), ctx = cv.getContext('2d');
 const LANE_H = 16, TOP = 18, LEFT = 92;
+/* P lanes, then syscall lanes by M id: at most MAX_M_LANES of those (the
+ * Ms that spent longest in system calls), so that a run with thousands of
+ * threads keeps a readable timeline; the legend says how many are left out. */
+const MAX_M_LANES = 24;
 const laneOrder = [];
+let mLanesHidden = 0;
 function sortLanes() {
-	for (let L = 0; L < lanes.length; L++)
-		laneOrder.push(L);
-	laneOrder.sort((a, b) => (a < NP || b < NP ? a - b : lanes[a].m - lanes[b].m));
+	const ms = [];
+	for (let L = NP; L < lanes.length; L++) {
+		let busy = 0;
+		for (let k = 0; k < lanes[L].t0.length; k++)
+			busy += lanes[L].t1[k] - lanes[L].t0[k];
+		ms.push([L, busy]);
+	}
+	ms.sort((a, b) => b[1] - a[1] || lanes[a[0]].m - lanes[b[0]].m);
+	mLanesHidden = Math.max(0, ms.length - MAX_M_LANES);
+	const shown = ms.slice(0, MAX_M_LANES).map((x) => x[0]).sort((a, b) => lanes[a].m - lanes[b].m);
+	for (let p = 0; p < NP; p++)
+		laneOrder.push(p);
+	laneOrder.push(...shown);
 }
 function lowerBound(arr, v) {
 	let lo = 0, hi = arr.length;
@@ -634,15 +657,16 @@ function drawTimeline() {
 		ctx.globalAlpha = follow >= 0 ? 0.35 : 1;
 		drawStints(L, y, X, span / W);
 		ctx.globalAlpha = 1;
-		drawMarkers(L, y, X);
 	}
 	if (follow >= 0)
 		drawFollow(X);
 	if (cursor >= 0) {
-		const x = X(T[cursor]);
-		ctx.fillStyle = '#d32f2f';
-		ctx.fillRect(Math.round(x) - 1, TOP - 4, 2, h - TOP);
+		const x = X(moment);
+		ctx.fillStyle = 'rgba(211,47,47,0.8)';
+		ctx.fillRect(Math.round(x), TOP - 4, 1, h - TOP);
 	}
+	for (let row = 0; row < laneOrder.length; row++)
+		drawMarkers(lanes[laneOrder[row]], TOP + row * LANE_H, X);
 }
 /* Slices wider than a pixel are drawn whole; below that, one per pixel
  * column (the first in it), and a binary search skips the rest. */
@@ -653,7 +677,7 @@ function drawStints(L, y, X, usPerPx) {
 		const x0 = X(L.t0[k]), x1 = X(L.t1[k]);
 		ctx.fillStyle = gColour(L.g[k]);
 		if (x1 - x0 >= 1) {
-			ctx.fillRect(x0, y + 1, x1 - x0, LANE_H - 3);
+			ctx.fillRect(x0, y + 1, x1 - x0 > 4 ? x1 - x0 - 1 : x1 - x0, LANE_H - 3);
 			k++;
 		} else {
 			const px = Math.floor(x0);
@@ -673,9 +697,9 @@ function drawMarkers(L, y, X) {
 		if (px !== lastPx || kind !== lastKind) {
 			ctx.fillStyle = MK_COLOUR[kind] || '#000';
 			ctx.beginPath();
-			ctx.moveTo(px - 3, y);
-			ctx.lineTo(px + 3, y);
-			ctx.lineTo(px, y + 5);
+			ctx.moveTo(px - 4, y - 1);
+			ctx.lineTo(px + 4, y - 1);
+			ctx.lineTo(px, y + 7);
 			ctx.fill();
 			lastPx = px;
 			lastKind = kind;
@@ -716,16 +740,13 @@ function drawAxis(W, span, h) {
 		ctx.fillRect(x, TOP - 4, 1, h - TOP);
 		ctx.fillText(fmtT(+t.toFixed(3)), x + 2, 2);
 	}
-	ctx.fillStyle = '#fff';
-	ctx.globalAlpha = 0.6;
-	ctx.globalAlpha = 1;
 }
 function timeAtX(x) {
 	const W = cv.clientWidth - LEFT - 4;
 	return viewT0 + (x - LEFT) / W * (viewT1 - viewT0);
 }
 function zoom(f, at) {
-	const t = at === undefined ? (cursor >= 0 ? T[cursor] : (viewT0 + viewT1) / 2) : at;
+	const t = at === undefined ? moment : at;
 	let span = Math.max(2, (viewT1 - viewT0) * f);
 	span = Math.min(span, Math.max(1, tEnd) * 1.02);
 	const frac = (t - viewT0) / (viewT1 - viewT0 || 1);
@@ -743,7 +764,9 @@ function legend() {
 		h += '<i style="background:' + gColour(g) + '"></i>' + esc(strs[f]);
 	h += ' &nbsp; markers: <i style="background:' + MK_COLOUR[EV_STEAL] + '"></i>steal<i style="background:' +
 		MK_COLOUR[EV_PREEMPT] + '"></i>preempt<i style="background:' + MK_COLOUR[EV_HANDOFF] +
-		'"></i>handoff<i style="background:' + MK_COLOUR[EV_SPILL] + '"></i>spill';
+		'"></i>handoff<i style="background:' + MK_COLOUR[EV_SPILL] + '"></i>spill' +
+		(mLanesHidden ? ' &nbsp; (' + mLanesHidden + ' more syscall lanes not drawn: the ' + MAX_M_LANES +
+		 ' Ms longest in system calls are)' : '');
 	$('legend').innerHTML = h;
 }
 
@@ -757,13 +780,16 @@ function render() {
 	renderFollow();
 	drawTimeline();
 	document.body.dataset.cursor = cursor;
-	document.body.dataset.t = cursor >= 0 ? T[cursor] : -1;
+	document.body.dataset.t = moment;
 }
-function go(i, keepHash) {
+/* To the state after record i; the moment shown is t (by default the
+ * record's own time). */
+function go(i, keepHash, t) {
 	cursor = Math.max(-1, Math.min(N - 1, i));
-	if (cursor >= 0 && (T[cursor] < viewT0 || T[cursor] > viewT1)) {
+	moment = t !== undefined ? t : cursor >= 0 ? T[cursor] : 0;
+	if (moment < viewT0 || moment > viewT1) {
 		const span = viewT1 - viewT0;
-		viewT0 = Math.max(0, T[cursor] - span / 2);
+		viewT0 = Math.max(0, moment - span / 2);
 		viewT1 = viewT0 + span;
 	}
 	render();
@@ -772,9 +798,10 @@ function go(i, keepHash) {
 		hashTimer = setTimeout(writeHash, playing ? 400 : 50);
 	}
 }
+const goTime = (t, keepHash) => go(recordAt(t), keepHash, t);
 function writeHash() {
-	let h = '#t=' + (cursor >= 0 ? T[cursor] : 0);
-	if (cursor >= 0 && cursor + 1 < N && T[cursor + 1] === T[cursor])
+	let h = '#t=' + moment;
+	if (cursor >= 0 && T[cursor] === moment && cursor + 1 < N && T[cursor + 1] === T[cursor])
 		h += '&e=' + cursor;
 	if (follow >= 0)
 		h += '&g=' + follow;
@@ -794,8 +821,8 @@ function readHash() {
 	if (q.e !== undefined && /^-?\d+$/.test(q.e))
 		return { i: parseInt(q.e, 10), q };
 	if (q.t !== undefined && q.t !== '' && !isNaN(+q.t))
-		return { i: recordAt(+q.t), q };
-	return { i: recordAt(0), q };
+		return { i: recordAt(+q.t), t: +q.t, q };
+	return { i: recordAt(0), t: 0, q };
 }
 function setFollow(g) {
 	follow = follow === g ? -1 : g;
@@ -819,7 +846,7 @@ function frame(now) {
 		playT += dt * parseInt(s.slice(2), 10);
 		i = Math.floor(playT);
 	} else {
-		playT += dt * parseFloat(s);
+		playT = Math.min(tEnd, playT + dt * parseFloat(s));
 		i = recordAt(playT);
 	}
 	if (i >= N - 1) {
@@ -827,8 +854,11 @@ function frame(now) {
 		togglePlay(false);
 		return;
 	}
-	if (i !== cursor)
-		go(i);
+	if (s.startsWith('ev')) {
+		if (i !== cursor)
+			go(i);
+	} else
+		go(i, false, Math.round(playT));
 	requestAnimationFrame(frame);
 }
 function togglePlay(on) {
@@ -837,7 +867,7 @@ function togglePlay(on) {
 	if (playing) {
 		if (cursor >= N - 1)
 			cursor = -1;
-		playT = speed().startsWith('ev') ? cursor : cursor >= 0 ? T[cursor] : 0;
+		playT = speed().startsWith('ev') ? cursor : moment;
 		lastFrame = performance.now();
 		requestAnimationFrame(frame);
 	}
@@ -851,7 +881,7 @@ function wire() {
 	$('speed').onchange = () => { if (playing) togglePlay(true); };
 	const sc = $('scrub');
 	sc.max = tEnd;
-	sc.oninput = () => go(recordAt(+sc.value));
+	sc.oninput = () => goTime(+sc.value);
 	$('zin').onclick = () => zoom(0.5);
 	$('zout').onclick = () => zoom(2);
 	$('zfit').onclick = () => { viewT0 = 0; viewT1 = Math.max(1, tEnd); drawTimeline(); };
@@ -885,7 +915,7 @@ function wire() {
 	});
 	window.addEventListener('mouseup', (e) => {
 		if (drag && !drag.moved && e.target === cv && e.offsetX >= LEFT)
-			go(recordAt(timeAtX(e.offsetX)));
+			goTime(Math.max(0, Math.round(timeAtX(e.offsetX))));
 		drag = null;
 	});
 	cv.addEventListener('mouseleave', () => { $('tl-tip').hidden = true; });
@@ -893,7 +923,7 @@ function wire() {
 		e.preventDefault();
 		zoom(e.deltaY > 0 ? 1.25 : 0.8, timeAtX(e.offsetX));
 	}, { passive: false });
-	window.addEventListener('hashchange', () => { const r = readHash(); go(r.i, true); });
+	window.addEventListener('hashchange', () => { const r = readHash(); go(r.i, true, r.t); });
 	window.addEventListener('resize', () => drawTimeline());
 }
 function tip(e) {
@@ -963,14 +993,14 @@ wire();
 $('loading').hidden = true;
 const r = readHash();
 const tRender0 = NOW();
-go(r.i, true);
+go(r.i, true, r.t);
 timings.first_render_ms = NOW() - tRender0;
 timings.ready_ms = NOW(); /* since navigation start */
 timings.script_ms = NOW() - tStart;
 if (r.q.bench) {
-	const back = cursor;
+	const back = cursor, backT = moment;
 	bench(parseInt(r.q.bench, 10) || 20);
-	go(back, true);
+	go(back, true, backT);
 }
 document.body.dataset.timings = JSON.stringify(timings);
 document.body.dataset.state = 'ready';

@@ -1,0 +1,285 @@
+#!/usr/bin/env python3
+"""html_check.py: checks gosim's replay page (--format=html) against the
+JSON trace of the same run.
+
+For each built-in workload: writes the run as JSON and as HTML; checks
+that the page references nothing outside itself and that the records it
+embeds are the JSON trace's, field for field; then opens the page in
+headless Chromium at several moments (#t=T, #e=SEQ, #g=G) and compares
+every P card's data-status, data-running, data-runnext, data-runq and
+data-schedtick and the global queue's data-globrunq with the state a
+replay of the JSON trace (below, written apart from the page's own) gives
+at that moment. One screenshot per workload goes to the build directory.
+
+Usage: html_check.py GOSIM OUTDIR
+Without Chromium the browser half is skipped with a message."""
+import html.parser
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+
+WORKLOADS = ['fanout', 'syscalls', 'tightloop', 'pingpong']
+FAILS = []
+
+
+def fail(msg):
+    FAILS.append(msg)
+    print('html: FAIL: ' + msg)
+
+
+# ---- the reference replay: the JSON trace's records, in order ----
+
+class State:
+    """The scheduler's queues after some prefix of the records, kept as
+    plain lists (the runtime's ring order: push at the tail)."""
+
+    def __init__(self, procs):
+        self.pstatus = ['idle'] * procs
+        self.running = [None] * procs
+        self.runnext = [None] * procs
+        self.runq = [[] for _ in range(procs)]
+        self.schedtick = [0] * procs
+        self.globrunq = []
+
+    def apply(self, e):
+        if e['ev'] == 'p':
+            self.pstatus[e['p']] = e['to']
+        if e['ev'] != 'g':
+            return
+        g, fp, p = e['g'], e['from_p'], e['p']
+        src, dst = e['from'], e['to']
+        # A record may leave a slot that a later-numbered one already
+        # filled (a go statement's new G is recorded before the kick of the
+        # old one): the slot is cleared only if it still holds g.
+        if src == 'runnext':
+            if self.runnext[fp] == g:
+                self.runnext[fp] = None
+        elif src == 'local':
+            self.runq[fp].remove(g)
+        elif src == 'global':
+            self.globrunq.remove(g)
+        elif src == 'running':
+            if self.running[fp] == g:
+                self.running[fp] = None
+        if dst == 'runnext':
+            self.runnext[p] = g
+        elif dst == 'local':
+            self.runq[p].append(g)
+        elif dst == 'global':
+            self.globrunq.append(g)
+        elif dst == 'running':
+            self.running[p] = g
+            # execute(): a new slice unless taken from this P's own runnext;
+            # exitsyscall's fast path does not call execute.
+            if e['reason'] != 'exitsyscall' and not (src == 'runnext' and fp == p):
+                self.schedtick[p] += 1
+
+
+def replay(trace, upto):
+    """State after the records with index <= upto."""
+    s = State(trace['config']['procs'])
+    for e in trace['events'][:upto + 1]:
+        s.apply(e)
+    return s
+
+
+def record_at(events, t):
+    """Index of the last record at or before time t."""
+    i = -1
+    for k, e in enumerate(events):
+        if e['t'] > t:
+            break
+        i = k
+    return i
+
+
+# ---- the page ----
+
+def data_blocks(text):
+    out = {}
+    for name in ('gosim-meta', 'gosim-events', 'gosim-end'):
+        m = re.search(r'<script type="application/json" id="%s">(.*?)</script>' % name, text, re.S)
+        if not m:
+            fail('no %s block' % name)
+            return None
+        out[name] = json.loads(m.group(1))
+    return out
+
+
+def check_self_contained(path, text):
+    for pat in (r'https?:', r'\bsrc\s*=', r'\bhref\s*=', r'url\(', r'@import', r'<link\b', r'<iframe\b',
+                r'\bfetch\(', r'XMLHttpRequest', r'<img\b'):
+        m = re.search(pat, text, re.I)
+        if m:
+            fail('%s refers outside itself: %r at byte %d' % (path, m.group(0), m.start()))
+
+
+def check_records(wl, trace, blocks):
+    """The embedded records are the JSON trace's, field for field."""
+    meta, recs, end = blocks['gosim-meta'], blocks['gosim-events'], blocks['gosim-end']
+    names = meta['names']
+    events = trace['events']
+    if end['kept'] != len(events) or end['total'] != len(events) or len(recs) != len(events):
+        fail('%s: page keeps %d of %d records, trace has %d' % (wl, end['kept'], end['total'], len(events)))
+        return
+    if end['summary'] != trace['summary']:
+        fail('%s: summary differs' % wl)
+    if meta['config'] != trace['config']:
+        fail('%s: config differs' % wl)
+    tables = {'g': 'place', 'm': 'mstate', 'p': 'pstate'}
+    for i, (r, e) in enumerate(zip(recs, events)):
+        kind = names['ev'][r[1]]
+        got = dict(zip(meta['fields'][kind], r))
+        got['ev'] = kind
+        got.setdefault('seq', i)
+        for f in ('from', 'to'):
+            if f in got:
+                got[f] = names[tables[kind]][got[f]]
+        if 'reason' in got:
+            got['reason'] = names['reason'][got['reason']]
+        for f, v in e.items():
+            if got.get(f) != v:
+                fail('%s: record %d field %s: page %r, trace %r' % (wl, i, f, got.get(f), v))
+                return
+
+
+class Cards(html.parser.HTMLParser):
+    """The data- attributes of the P cards, the global queue and the body."""
+
+    def __init__(self):
+        super().__init__()
+        self.ps, self.glob, self.body, self.hi = {}, None, None, []
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == 'body':
+            self.body = a
+        if 'data-p' in a and 'p' in (a.get('class') or '').split():
+            self.ps[int(a['data-p'])] = a
+        if a.get('id') == 'globrunq':
+            self.glob = a
+        if 'data-g' in a and 'hi' in (a.get('class') or '').split():
+            self.hi.append(int(a['data-g']))
+
+
+def ids(s):
+    return [int(x) for x in s.split()] if s else []
+
+
+def compare(wl, moment, page, want, follow):
+    where = '%s #%s' % (wl, moment)
+    if not page.body or page.body.get('data-state') != 'ready':
+        fail('%s: page not ready (state %r)' % (where, page.body and page.body.get('data-state')))
+        return
+    procs = len(want.pstatus)
+    if sorted(page.ps) != list(range(procs)):
+        fail('%s: cards for Ps %s, want 0..%d' % (where, sorted(page.ps), procs - 1))
+        return
+    for p in range(procs):
+        c = page.ps[p]
+        got = (c.get('data-status'), c.get('data-running'), c.get('data-runnext'), ids(c.get('data-runq')),
+               c.get('data-schedtick'))
+        exp = (want.pstatus[p], '' if want.running[p] is None else str(want.running[p]),
+               '' if want.runnext[p] is None else str(want.runnext[p]), want.runq[p], str(want.schedtick[p]))
+        if got != exp:
+            fail('%s: P%d card %r, trace says %r' % (where, p, got, exp))
+    if page.glob is None or ids(page.glob.get('data-globrunq')) != want.globrunq:
+        fail('%s: global queue %r, trace says %r' % (where, page.glob and page.glob.get('data-globrunq'),
+                                                    want.globrunq))
+    if follow is not None and (not page.hi or set(page.hi) != {follow}):
+        fail('%s: highlighted %r, want only G%d' % (where, page.hi, follow))
+
+
+def moments(trace):
+    """A few moments worth looking at: the first steal, spill, handoff or
+    preemption, one in the middle of an instant, the middle and the end."""
+    ev = trace['events']
+    out = []
+    for kind in ('steal', 'spill', 'handoff', 'preempt'):
+        k = next((i for i, e in enumerate(ev) if e['ev'] == kind), None)
+        if k is not None:
+            out.append(('t=%d' % ev[k]['t'], record_at(ev, ev[k]['t'])))
+            break
+    mid = len(ev) // 2
+    out.append(('e=%d' % mid, mid))
+    t = ev[-1]['t'] * 3 // 4
+    k = record_at(ev, t)
+    g = next((x for x in replay(trace, k).running if x is not None), None)
+    out.append(('t=%d&g=%d' % (t, g) if g else 't=%d' % t, k))
+    return out
+
+
+CHROME_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+                '--disable-component-update', '--disable-sync', '--no-first-run', '--hide-scrollbars',
+                '--enable-logging=stderr', '--v=0', '--virtual-time-budget=5000']
+
+
+def chromium(browser, args, url):
+    profile = tempfile.mkdtemp(prefix='gosim-chromium-')
+    try:
+        r = subprocess.run([browser] + CHROME_FLAGS + ['--user-data-dir=' + profile] + args + [url],
+                           capture_output=True, text=True, timeout=120)
+    finally:
+        shutil.rmtree(profile, ignore_errors=True)
+    errs = [l for l in r.stderr.splitlines() if 'Uncaught' in l or 'CONSOLE' in l and 'rror' in l]
+    return r.stdout, errs
+
+
+def main():
+    gosim, out = sys.argv[1], sys.argv[2]
+    os.makedirs(out, exist_ok=True)
+    browser = shutil.which('chromium') or shutil.which('chromium-browser')
+    if not browser:
+        print('html: chromium not installed (tools/setup.sh installs it): browser checks skipped')
+    jobs = []
+    for wl in WORKLOADS:
+        jpath, hpath = os.path.join(out, wl + '.json'), os.path.join(out, wl + '.html')
+        for path in (jpath, hpath):
+            subprocess.run([gosim, '-w', wl, '-q', '--trace', path], check=True)
+        with open(jpath) as f:
+            trace = json.load(f)
+        with open(hpath, encoding='utf-8') as f:
+            text = f.read()
+        check_self_contained(hpath, text)
+        blocks = data_blocks(text)
+        if blocks:
+            check_records(wl, trace, blocks)
+        url = 'file://' + os.path.abspath(hpath)
+        for moment, upto in moments(trace):
+            follow = re.search(r'g=(\d+)', moment)
+            jobs.append((wl, moment, url, replay(trace, upto), int(follow.group(1)) if follow else None))
+        jobs.append((wl, None, url, None, None))
+    if browser:
+        def run(job):
+            wl, moment, url, want, follow = job
+            if moment is None:
+                png = os.path.join(out, wl + '.png')
+                _, errs = chromium(browser, ['--window-size=1200,800', '--screenshot=' + png], url)
+                if not os.path.exists(png) or os.path.getsize(png) < 10000:
+                    fail('%s: no screenshot' % wl)
+                return job, None, errs
+            dom, errs = chromium(browser, ['--dump-dom'], url + '#' + moment)
+            page = Cards()
+            page.feed(dom)
+            return job, page, errs
+
+        with ThreadPoolExecutor(2) as pool:
+            for (wl, moment, url, want, follow), page, errs in pool.map(run, jobs):
+                for e in errs:
+                    fail('%s: browser console: %s' % (wl, e))
+                if page is not None:
+                    compare(wl, moment, page, want, follow)
+        checked = sum(1 for j in jobs if j[1])
+        print('html: %d pages, %d moments checked in %s, screenshots in %s' % (len(WORKLOADS), checked, browser, out))
+    if FAILS:
+        sys.exit(1)
+    print('html: ok')
+
+
+if __name__ == '__main__':
+    main()
