@@ -3,12 +3,12 @@ CC ?= cc
 CFLAGS ?= -O2 -g
 WARN = -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 CPPFLAGS += -D_POSIX_C_SOURCE=200809L
-LDLIBS = -ljansson
+LDLIBS = -ljansson -pthread
 
 B ?= build
 SIM = $(wildcard sim/*.c)
 TRACE = $(wildcard trace/*.c)
-CMD = cmd/cli.c cmd/run.c cmd/out.c cmd/msg.c cmd/analysis.c
+CMD = cmd/cli.c cmd/run.c cmd/out.c cmd/msg.c cmd/analysis.c cmd/sweep.c
 WORKLOADS = $(sort $(wildcard workloads/*.json))
 LIB_OBJ = $(SIM:%.c=$(B)/%.o) $(TRACE:%.c=$(B)/%.o) $(B)/workloads.o $(B)/html_page.o
 TEST_SRC = $(wildcard tests/test_*.c)
@@ -59,6 +59,7 @@ cli: $(B)/gosim
 	sh tests/parser.sh $(B)/gosim
 	sh tests/report.sh $(B)/gosim
 	sh tests/docs.sh
+	sh tests/sweep.sh $(B)/gosim
 
 # --format=gotrace validated by Go's own checker and go tool trace (Go >= 1.23).
 gotrace: $(B)/gosim

@@ -2,24 +2,27 @@
 #include "analysis.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "msg.h"
 #include "run.h"
 
-struct report *analysis_open(const struct opts *o, const struct program *prog, int *rc)
+struct report *analysis_open(struct opts *o, struct program *prog, int *rc)
 {
 	*rc = 0;
 	if (!o->report && !o->why_g)
 		return NULL;
 	struct trace_meta meta;
 	struct report *rep = NULL;
-	if (trace_meta_init(&meta, prog, &o->cfg, NULL, 0) == 0) {
+	char *cfg = run_config_json(o, prog);
+	if (cfg && trace_meta_init(&meta, prog, &o->cfg, cfg, 0) == 0) {
 		struct report_opts ro = { .threshold_us = o->report ? o->report_threshold_us : 0, .why_g = o->why_g };
 		rep = report_open(&meta, &ro);
 		trace_meta_release(&meta);
 	}
+	free(cfg);
 	if (!rep) {
 		msg_error("--report: out of memory");
 		*rc = EXIT_USAGE;

@@ -12,7 +12,7 @@ struct opts;
 
 /* A report for this run if --report or --why asked for one, else NULL
  * (*rc stays 0); on failure NULL and *rc an exit code, message printed. */
-struct report *analysis_open(const struct opts *o, const struct program *prog, int *rc);
+struct report *analysis_open(struct opts *o, struct program *prog, int *rc);
 /* Writes what was asked to stdout after the run; returns an exit code
  * (0, or EXIT_USAGE when the write failed). */
 int analysis_write(struct report *rep, const struct opts *o, const struct sim_summary *sum);

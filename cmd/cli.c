@@ -17,6 +17,7 @@
 #include "msg.h"
 #include "out.h"
 #include "run.h"
+#include "sweep.h"
 
 static const char usage_text[] =
 	"Usage: gosim [OPTION]...\n"
@@ -72,6 +73,13 @@ static const char usage_text[] =
 	"      --stats               print the run's cost to stderr: wall time, events\n"
 	"                            per second, peak RSS, trace bytes per second\n"
 	"\n"
+	"Sweeps (every combination; one table row per configuration):\n"
+	"  -p, --procs=LIST          GOMAXPROCS values, e.g. 1,2,4,8 or 1..8\n"
+	"      --seeds=LIST          seeds, e.g. 1..20; each configuration runs once each\n"
+	"  -D NAME=a,b,c             a list of workload parameter values\n"
+	"      --jobs=N              worker threads (default: one per CPU)\n"
+	"      --sweep-jobs          print each run's options, one line per run (tools/sweep)\n"
+	"\n"
 	"Checking:\n"
 	"      --check               check the model's invariants after every event\n"
 	"      --eager-sysmon        run every sysmon pass instead of skipping idle\n"
@@ -88,7 +96,7 @@ static const char usage_text[] =
 
 enum { OPT_STEAL = 256, OPT_PREEMPT, OPT_SLICE, OPT_SYSMON_PERIOD, OPT_MAX_THREADS, OPT_SCHEDTRACE,
        OPT_SCHEDDETAIL, OPT_GO, OPT_CHECK, OPT_EAGER, OPT_LIST, OPT_MAX_GOROUTINES, OPT_MAX_STEPS, OPT_UNTIL, OPT_STATS, OPT_SYSMON,
-       OPT_SYSMON_SLACK, OPT_REPORT, OPT_REPORT_THRESHOLD, OPT_WHY };
+       OPT_SYSMON_SLACK, OPT_REPORT, OPT_REPORT_THRESHOLD, OPT_WHY, OPT_SEEDS, OPT_JOBS, OPT_SWEEP_JOBS };
 
 static const struct option long_opts[] = {
 	{ "workload", required_argument, NULL, 'w' },
@@ -116,6 +124,9 @@ static const struct option long_opts[] = {
 	{ "report", optional_argument, NULL, OPT_REPORT },
 	{ "report-threshold", required_argument, NULL, OPT_REPORT_THRESHOLD },
 	{ "why", required_argument, NULL, OPT_WHY },
+	{ "seeds", required_argument, NULL, OPT_SEEDS },
+	{ "jobs", required_argument, NULL, OPT_JOBS },
+	{ "sweep-jobs", no_argument, NULL, OPT_SWEEP_JOBS },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -268,6 +279,18 @@ static int parse_long_only(struct opts *o, int c, const char *arg)
 			return bad("--why", arg, "expected a goroutine id (1 is main)");
 		o->why_g = (int32_t)v;
 		return 0;
+	case OPT_SEEDS:
+		free(o->seeds);
+		o->seeds = NULL;
+		if (sweep_parse_list(arg, 0, INT64_MAX, &o->seeds, &o->nseeds))
+			return bad("--seeds", arg, "expected seeds such as 1..20 or 1,5,9 (at most 100000)");
+		return 0;
+	case OPT_JOBS:
+		if (parse_int(arg, 1, 256, &v))
+			return bad("--jobs", arg, "expected an integer in 1..256");
+		o->jobs = (int)v;
+		return 0;
+	case OPT_SWEEP_JOBS: o->sweep_jobs = 1; return 0;
 	}
 	return EXIT_USAGE;
 }
@@ -278,8 +301,16 @@ static int parse_opt(struct opts *o, int c, const char *arg)
 	switch (c) {
 	case 'w': o->workload = arg; return 0;
 	case 'p':
+		free(o->procs_list);
+		o->procs_list = NULL;
+		o->nprocs_list = 0;
+		if ((strchr(arg, ',') || strstr(arg, "..")) &&
+		    sweep_parse_list(arg, 1, MAX_PROCS, &o->procs_list, &o->nprocs_list) == 0) {
+			o->cfg.procs = (int)o->procs_list[0];
+			return 0;
+		}
 		if (parse_int(arg, 1, MAX_PROCS, &v))
-			return bad("--procs", arg, "expected an integer in 1..256");
+			return bad("--procs", arg, "expected an integer in 1..256, or a list such as 1,2,4,8 or 1..8");
 		o->cfg.procs = (int)v;
 		return 0;
 	case 's':
@@ -384,6 +415,8 @@ int cli_parse_args(struct opts *o, int argc, char **argv)
 
 void cli_free_opts(struct opts *o)
 {
+	free(o->procs_list);
+	free(o->seeds);
 	for (int i = 0; i < o->ndefines; i++)
 		free((char *)o->defines[i].name);
 }
@@ -435,6 +468,8 @@ int cli_main(int argc, char **argv)
 	int rc = cli_parse_args(&o, argc, argv);
 	if (rc == 0 && (o.help || o.version || o.list))
 		rc = print_info(&o);
+	else if (rc == 0 && sweep_wanted(&o))
+		rc = sweep_main(&o);
 	else if (rc == 0)
 		rc = run_main(&o);
 	cli_free_opts(&o);

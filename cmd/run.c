@@ -275,6 +275,18 @@ static int load_workload(struct run *r)
 	return check_totals(r);
 }
 
+int run_load_program(struct opts *o, struct program **out)
+{
+	struct run r = { .o = o };
+	int rc = load_workload(&r);
+	if (rc) {
+		program_free(r.prog);
+		return rc;
+	}
+	*out = r.prog;
+	return 0;
+}
+
 static void print_wrapped(FILE *out, const char *text, int indent, int width)
 {
 	int col = indent;
@@ -438,6 +450,12 @@ static char *config_json(const struct run *r)
 	char *s = j ? json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
 	json_decref(j);
 	return patch_seed(s, c->seed);
+}
+
+char *run_config_json(struct opts *o, struct program *prog)
+{
+	struct run r = { .o = o, .prog = prog };
+	return config_json(&r);
 }
 
 static void print_summary(FILE *out, const struct run *r, const struct sim_summary *sum)

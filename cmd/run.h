@@ -34,9 +34,22 @@ struct opts {
 	enum report_format report_fmt;
 	int64_t report_threshold_us; /* --report-threshold */
 	int32_t why_g;               /* --why=N, 0: none */
+	int64_t *procs_list;         /* --procs=LIST (sweep.h), NULL: one value */
+	int64_t nprocs_list;
+	int64_t *seeds;              /* --seeds=LIST, NULL: none */
+	int64_t nseeds;
+	int jobs;                    /* --jobs: sweep worker threads, 0: one per CPU */
+	int sweep_jobs;              /* --sweep-jobs */
 };
 
 int run_main(struct opts *o);
+/* The workload of o compiled with o's -D values and checked as a run
+ * does (o->cfg.procs 0 becomes the workload's). 0, or an exit code with
+ * the message printed. */
+int run_load_program(struct opts *o, struct program **out);
+/* The run's configuration as the JSON trace's "config" object's text
+ * (malloc'd), or NULL when out of memory. */
+char *run_config_json(struct opts *o, struct program *prog);
 /* cli.c: options into o (0, or an exit code after printing the problem);
  * cli_free_opts releases what parsing allocated. */
 int cli_parse_args(struct opts *o, int argc, char **argv);

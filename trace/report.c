@@ -161,6 +161,10 @@ struct report *report_open(const struct trace_meta *tm, const struct report_opts
 					.chan_names = copy_names(tm->chan_names, tm->nchans),
 					.threshold_us = opts->threshold_us, .why_g = opts->why_g };
 	struct report_meta *meta = &r->meta;
+	if (tm->config_json && !(meta->config_json = strdup(tm->config_json))) {
+		report_free(r);
+		return NULL;
+	}
 	r->keep_segs = meta->threshold_us > 0 || meta->why_g > 0;
 	r->ps = calloc((size_t)meta->procs, sizeof *r->ps);
 	r->lat_fn = calloc((size_t)meta->nfuncs + 1, sizeof *r->lat_fn);
@@ -193,6 +197,7 @@ void report_free(struct report *r)
 	free(r->waits);
 	free(r->ants);
 	free(r->meta.workload);
+	free(r->meta.config_json);
 	free_names(r->meta.func_names, r->meta.nfuncs);
 	free_names(r->meta.chan_names, r->meta.nchans);
 	free(r);

@@ -90,6 +90,7 @@ struct lwait {
 /* The run's facts the report keeps (names copied from trace_meta). */
 struct report_meta {
 	char *workload;
+	char *config_json;  /* the run's config as JSON text, or NULL */
 	int procs;
 	uint64_t seed;
 	int32_t sysmon_m, nfuncs, nchans;

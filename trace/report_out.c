@@ -355,6 +355,8 @@ static int write_json(struct report *r, FILE *f, const struct sim_summary *sum)
 	if (sum)
 		fprintf(f, ",\"fingerprint\":\"%016" PRIx64 "\"", sum->fingerprint);
 	fputs("},\n", f);
+	if (r->meta.config_json)
+		fprintf(f, "\"config\":%s,\n", r->meta.config_json);
 	struct fagg *fa = fagg_build(r);
 	if (!fa || json_latency(f, r) != 0) {
 		fagg_free(fa, r->meta.nfuncs + 1);
