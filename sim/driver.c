@@ -160,8 +160,10 @@ static void finish_instant(struct sim *s)
 		return;
 	}
 	s->sysmon_next = sysmon_next_wake(s);
-	if (evq_empty(&s->evq) && s->nqueued == 0 && s->runq.size == 0)
+	if (evq_empty(&s->evq) && s->nqueued == 0 && s->runq.size == 0) {
 		sim_die(s, OUT_DEADLOCK, "fatal error: all goroutines are asleep - deadlock!");
+		s->report = sim_deadlock_text(s); /* NULL: the one line above */
+	}
 }
 
 /* --until: the clock stops at until_us, before the next instant (past
@@ -230,7 +232,7 @@ void sim_summary(const struct sim *s, struct sim_summary *out)
 		out->busy_us[pi] = s->allp[pi].busy_us;
 }
 
-const char *sim_message(const struct sim *s) { return s->msg; }
+const char *sim_message(const struct sim *s) { return s->report ? s->report : s->msg; }
 int64_t sim_now(const struct sim *s) { return s->now; }
 int64_t sim_live(const struct sim *s) { return s->nlive; }
 
@@ -246,6 +248,7 @@ void sim_free(struct sim *s)
 	free(s->chans);
 	free(s->sudogs);
 	free(s->scratch);
+	free(s->report);
 	evq_free(&s->evq);
 	free(s);
 }

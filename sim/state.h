@@ -131,6 +131,7 @@ struct sim {
 	struct sim_sink sink;
 	enum sim_status status;
 	char msg[512];
+	char *report;    /* a death's whole text (the deadlock's goroutines), or NULL: msg says it */
 
 	int64_t now;
 	struct evq evq;
@@ -194,6 +195,9 @@ static inline void sim_act(struct sim *s, int32_t mi) { s->actor_m = mi; }
  * says how (OUT_DEADLOCK, OUT_THREAD_LIMIT). */
 void sim_die(struct sim *s, int outcome, const char *msg);
 void sim_broken(struct sim *s, const char *fmt, ...);
+/* deadlock.c: the runtime's text for a deadlock, with every live goroutine
+ * (capped); malloc'd, NULL when out of memory. */
+char *sim_deadlock_text(const struct sim *s);
 int32_t sim_newg(struct sim *s, uint32_t fn);
 void sim_poll(struct sim *s);
 int sim_oom(struct sim *s, const char *what); /* sim_broken "out of memory for ..."; returns -1 */

@@ -123,6 +123,9 @@ usage_error "a truncated workload names its place" "trunc.json:1:" -w "$T/trunc.
 printf '{"chans": {"c": 0}, "main": [{"recv": "c"}]}\n' >"$T/dead.json"
 expect "a deadlock exits 3" 3 "$GOSIM" -w "$T/dead.json"
 grep -q "fatal error: all goroutines are asleep - deadlock!" "$T/err" && ok "a deadlock prints the runtime's message" || bad "deadlock message"
+printf 'fatal error: all goroutines are asleep - deadlock!\n\ngoroutine 1 [chan receive]:\nmain.main()\n' >"$T/want"
+cmp -s "$T/err" "$T/want" && ok "a deadlock lists the blocked goroutines as the runtime does" ||
+	bad "a deadlock lists the blocked goroutines as the runtime does"
 "$GOSIM" -w "$T/dead.json" --trace "$T/dead-trace.json" >"$T/out" 2>"$T/err"
 grep -q '"summary":{"outcome":"deadlock",' "$T/dead-trace.json" && grep -q '^  outcome      deadlock$' "$T/out" &&
 	ok "a deadlock's summary says outcome deadlock (JSON and human)" || bad "a deadlock's summary says outcome deadlock"

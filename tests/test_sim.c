@@ -2,6 +2,7 @@
  * every built-in workload with 1..8 Ps, stealing on and off, each
  * preemption mode, with the invariant checker after every step. */
 #include <criterion/criterion.h>
+#include <stdio.h>
 
 #include <string.h>
 
@@ -51,7 +52,7 @@ Test(sim, a_goroutine_waiting_forever_is_a_deadlock_with_the_runtimes_message)
 	struct run_result r;
 	run_text("{\"chans\": {\"c\": 0}, \"main\": [{\"recv\": \"c\"}]}", &cfg, &r);
 	cr_assert_eq(r.status, SIM_DIED);
-	cr_assert_str_eq(r.msg, "fatal error: all goroutines are asleep - deadlock!");
+	cr_assert_str_eq(r.msg, "fatal error: all goroutines are asleep - deadlock!\n\ngoroutine 1 [chan receive]:\nmain.main()");
 	cr_assert_str_eq(sim_outcome_name(r.sum.outcome), "deadlock");
 	run_result_free(&r);
 }
@@ -111,5 +112,25 @@ Test(sim, until_stops_before_the_first_instant_past_it_with_busy_time_up_to_it)
 	cr_assert_eq(r.sum.busy_us[0] + r.sum.busy_us[1], 1500 + (1500 - f_start),
 		     "main ran from 0, f from %ldus on the other P, both cut at 1500us (busy %lld + %lld)", f_start,
 		     (long long)r.sum.busy_us[0], (long long)r.sum.busy_us[1]);
+	run_result_free(&r);
+}
+
+Test(sim, a_deadlock_lists_each_blocked_goroutine_with_its_wait_reason_and_function_capped_at_ten)
+{
+	struct sim_config cfg = test_config(2);
+	struct run_result r;
+	run_text("{\"chans\": {\"c\": 0, \"d\": 1}, \"main\": [{\"go\": \"sender\"}, {\"run\": 10},"
+		 " {\"repeat\": 12, \"body\": [{\"go\": \"worker\"}]}, {\"recv\": \"c\"}],"
+		 " \"funcs\": {\"worker\": [{\"recv\": \"c\"}], \"sender\": [{\"send\": \"d\"}, {\"send\": \"d\"}]}}",
+		 &cfg, &r);
+	cr_assert_eq(r.status, SIM_DIED);
+	char want[2048];
+	int n = snprintf(want, sizeof want, "fatal error: all goroutines are asleep - deadlock!\n\n"
+					    "goroutine 1 [chan receive]:\nmain.main()\n\n"
+					    "goroutine 2 [chan send]:\nmain.sender()\n");
+	for (int g = 3; g <= 10; g++)
+		n += snprintf(want + n, sizeof want - (size_t)n, "\ngoroutine %d [chan receive]:\nmain.worker()\n", g);
+	snprintf(want + n, sizeof want - (size_t)n, "\n...and 4 more goroutines");
+	cr_assert_str_eq(r.msg, want);
 	run_result_free(&r);
 }
