@@ -14,7 +14,7 @@ LIB_OBJ = $(SIM:%.c=$(B)/%.o) $(TRACE:%.c=$(B)/%.o) $(B)/workloads.o $(B)/html_p
 TEST_SRC = $(wildcard tests/test_*.c)
 TEST_OBJ = $(TEST_SRC:%.c=$(B)/%.o)
 
-.PHONY: all test unit cli gotrace html golden golden-check valgrind check fuzz fuzz-replay bench clean
+.PHONY: all test unit cli gotrace html chrome golden golden-check valgrind check fuzz fuzz-replay bench clean
 all: gosim
 
 gosim: $(B)/gosim
@@ -48,7 +48,7 @@ $(B)/unit: $(LIB_OBJ) $(TEST_OBJ) $(B)/tests/helpers.o
 
 $(B)/tests/%.o: CPPFLAGS += -Isim
 
-test: unit cli html golden-check fuzz-replay gotrace
+test: unit cli html golden-check fuzz-replay gotrace chrome
 
 unit: $(B)/unit
 	$(B)/unit --jobs=2
@@ -69,6 +69,10 @@ gotrace: $(B)/gosim
 # headless Chromium where it is installed (tests/html_check.py).
 html: $(B)/gosim
 	python3 tests/html_check.py $(B)/gosim $(B)/html
+
+# --format=chrome parsed and checked against gosim's own records.
+chrome: $(B)/gosim
+	sh tests/chrome.sh $(B)/gosim
 
 # The fuzz target over the seed corpus and past crashes, with any compiler.
 FUZZ_OBJ = $(LIB_OBJ) $(CMD:%.c=$(B)/%.o) $(B)/tests/fuzz/fuzz_gosim.o

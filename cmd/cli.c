@@ -52,10 +52,12 @@ static const char usage_text[] =
 	"\n"
 	"Output:\n"
 	"  -t, --trace=FILE          write the event trace to FILE ('-': stdout)\n"
-	"  -f, --format=FMT          json, jsonl, csv, gotrace (a Go execution trace\n"
-	"                            for go tool trace; .trace, .gotrace) or html (a\n"
-	"                            replay page; .html) (default: FILE's extension in\n"
-	"                            any case, json for '-' and for devices and FIFOs)\n"
+	"  -f, --format=FMT          json, jsonl, csv, gotrace (a Go execution trace for\n"
+	"                            go tool trace: .trace, .gotrace), html (a replay\n"
+	"                            page: .html) or chrome (Chrome Trace Event JSON\n"
+	"                            for Perfetto: .chrome.json, .perfetto.json);\n"
+	"                            default: FILE's extension in any case, json for\n"
+	"                            '-' and for devices and FIFOs\n"
 	"      --schedtrace=MS       print SCHED lines to stderr every MS ms, as\n"
 	"                            GODEBUG=schedtrace=MS does (0: off)\n"
 	"      --scheddetail         add the P, M and G lines (scheddetail=1)\n"
@@ -318,7 +320,7 @@ static int parse_opt(struct opts *o, int c, const char *arg)
 	case 't': o->trace_path = arg; return 0;
 	case 'f':
 		if (trace_format_parse(arg, &o->format))
-			return bad("--format", arg, "expected json, jsonl, csv, gotrace or html");
+			return bad("--format", arg, "expected json, jsonl, csv, gotrace, html or chrome");
 		o->format_set = 1;
 		return 0;
 	case 'D': return add_define(o, arg);
@@ -337,7 +339,7 @@ static int check_combination(struct opts *o)
 	}
 	if (o->trace_path && !o->format_set && trace_format_from_path(o->trace_path, &o->format) != 0) {
 		if (!out_is_stream(o->trace_path)) {
-			msg_usage("--trace=%s: cannot tell the format from the name; add --format=json, jsonl, csv, gotrace or html",
+			msg_usage("--trace=%s: cannot tell the format from the name; add --format=json, jsonl, csv, gotrace, html or chrome",
 				o->trace_path);
 			return EXIT_USAGE;
 		}

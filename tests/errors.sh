@@ -71,7 +71,7 @@ option requires an argument -- 'p'|-p
 --max-threads=1: expected an integer|--max-threads=1
 --schedtrace=-1: expected a period|--schedtrace=-1
 --go=1.12: expected a Go release|--go=1.12
---format=xml: expected json, jsonl, csv, gotrace or html|--format=xml
+--format=xml: expected json, jsonl, csv, gotrace, html or chrome|--format=xml
 --until=soon: expected a duration|--until=soon
 --max-goroutines=0: expected a positive integer|--max-goroutines=0
 --scheddetail needs --schedtrace|--scheddetail

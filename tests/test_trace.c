@@ -112,6 +112,12 @@ Test(trace, the_format_follows_the_file_extension)
 	cr_assert_eq(f, TRACE_GOTRACE);
 	cr_assert_eq(trace_format_from_path("dir/RUN.GOTRACE", &f), 0);
 	cr_assert_eq(f, TRACE_GOTRACE);
+	cr_assert_eq(trace_format_from_path("run.chrome.json", &f), 0);
+	cr_assert_eq(f, TRACE_CHROME, "the longest suffix wins");
+	cr_assert_eq(trace_format_from_path("run.Perfetto.JSON", &f), 0);
+	cr_assert_eq(f, TRACE_CHROME);
+	cr_assert_eq(trace_format_from_path("chrome.json", &f), 0);
+	cr_assert_eq(f, TRACE_JSON, "a name that is only the suffix's tail is json");
 }
 
 /* by_m/by_p: the M that acted and its P, on every record. */

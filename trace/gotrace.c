@@ -385,8 +385,8 @@ static void on_g(struct gotrace *t, const struct sim_event *e)
 	}
 	if (e->from == PL_RUNNING)
 		go_leave(t, g, EV_GO_STOP, e->reason == R_GOSCHED ? S_GOSCHED : S_PREEMPTED);
-	else if (e->from == PL_WAITING)
-		EMIT(t, e->by_m, EV_GO_UNBLOCK, (uint64_t)e->g, ++g->seq, stack_on(t, e->by_m));
+	else if (e->from == PL_WAITING) /* any M may unblock (no context needed): the waker's, else sysmon's */
+		EMIT(t, e->by_m >= 0 ? e->by_m : 1, EV_GO_UNBLOCK, (uint64_t)e->g, ++g->seq, stack_on(t, e->by_m));
 	else if (e->from == PL_SYSCALL)
 		syscall_end(t, e->g, g, 0);
 	/* else a run-queue move: no event */

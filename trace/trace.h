@@ -27,7 +27,8 @@ struct program; /* sim/workload.h */
 	X(JSONL, jsonl)  \
 	X(CSV, csv)      \
 	X(GOTRACE, gotrace) \
-	X(HTML, html)
+	X(HTML, html)      \
+	X(CHROME, chrome)
 
 #define TRACE_ENUM(up, name) TRACE_##up,
 enum trace_format { TRACE_FORMATS(TRACE_ENUM) TRACE__N };
