@@ -116,7 +116,7 @@ check:
 
 valgrind: $(B)/gosim
 	@if command -v valgrind >/dev/null; then \
-		for w in fanout syscalls tightloop pingpong; do \
+		for w in $(basename $(notdir $(WORKLOADS))); do \
 			echo "valgrind: $$w"; \
 			valgrind -q --error-exitcode=1 --leak-check=full $(B)/gosim -w $$w -q --check \
 				--trace=$(B)/valgrind-$$w.json --schedtrace=1 --scheddetail 2>$(B)/valgrind-$$w.log \

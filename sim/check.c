@@ -107,6 +107,21 @@ static int check_waiting(struct sim *s)
 	return 0;
 }
 
+/* A P's timer heap is ordered, and names real Gs. */
+static int check_timers(struct sim *s, int32_t pi, int64_t *ntimers)
+{
+	const struct timers *ts = &s->allp[pi].timers;
+	for (int32_t i = 0; i < ts->len; i++) {
+		const struct timer *t = &ts->heap[i], *up = &ts->heap[(i - 1) / 2];
+		if (t->g < 0 || t->g >= s->ng || (i > 0 && (t->when < up->when || (t->when == up->when && t->seq < up->seq)))) {
+			sim_broken(s, "P%d's timer heap is out of order at %d", pi, i);
+			return -1;
+		}
+	}
+	*ntimers += ts->len;
+	return 0;
+}
+
 static int check_p(struct sim *s, int32_t pi, int64_t *nqueued)
 {
 	const struct p *pp = &s->allp[pi];
@@ -161,10 +176,14 @@ static int count_stack(const struct sim *s, int32_t head, int is_p)
 
 static int check_all(struct sim *s)
 {
-	int64_t nqueued = 0;
+	int64_t nqueued = 0, ntimers = 0;
 	for (int32_t pi = 0; pi < s->nprocs; pi++)
-		if (check_p(s, pi, &nqueued) != 0)
+		if (check_p(s, pi, &nqueued) != 0 || check_timers(s, pi, &ntimers) != 0)
 			return -1;
+	if (ntimers != s->ntimers) {
+		sim_broken(s, "ntimers is %lld but the heaps hold %lld", (long long)s->ntimers, (long long)ntimers);
+		return -1;
+	}
 	for (int32_t mi = 0; mi < s->nm; mi++)
 		if (check_m(s, mi) != 0)
 			return -1;

@@ -20,6 +20,7 @@
 #include "sched.h"
 #include "state.h"
 #include "sysmon.h"
+#include "timer.h"
 
 void sim_config_default(struct sim_config *cfg)
 {
@@ -115,7 +116,7 @@ struct sim *sim_new(const struct sim_config *cfg, const struct program *prog,
 	s->sum.procs = cfg->procs;
 	s->sum.fingerprint = 0xcbf29ce484222325ULL;
 	rng_init(&s->rng_steal, cfg->seed, RNG_STEAL);
-	if (evq_init(&s->evq, s->nprocs) != 0) /* one CPU-done slot per P */
+	if (evq_init(&s->evq, 2 * s->nprocs) != 0) /* per P: a CPU-done slot, its timer slot */
 		goto fail;
 	s->allp = calloc((size_t)s->nprocs, sizeof *s->allp);
 	s->chans = calloc((size_t)prog->nchans + 1, sizeof *s->chans);
@@ -140,10 +141,12 @@ static void handle(struct sim *s, const struct evq_item *it)
 	if (it->kind == EVQ_CPU_DONE) {
 		sim_act(s, s->allp[it->id].m); /* the M running the P's G */
 		exec_cpu_done(s, it->id, it->gen);
-	} else {
+	} else if (it->kind == EVQ_SYSCALL_DONE) {
 		sim_act(s, s->allg[it->id].m); /* the M in the syscall */
 		exec_syscall_done(s, it->id);
 	}
+	else /* EVQ_TIMER: an instant at a P's earliest timer; the scheduler runs it */
+		timer_wake(s, it->id);
 	sim_check(s);
 }
 
@@ -160,10 +163,15 @@ static void finish_instant(struct sim *s)
 		return;
 	}
 	s->sysmon_next = sysmon_next_wake(s);
-	if (evq_empty(&s->evq) && s->nqueued == 0 && s->runq.size == 0) {
-		sim_die(s, OUT_DEADLOCK, "fatal error: all goroutines are asleep - deadlock!");
-		s->report = sim_deadlock_text(s); /* NULL: the one line above */
+	if (!evq_empty(&s->evq) || s->nqueued != 0 || s->runq.size != 0)
+		return;
+	if (s->ntimers > 0 && timer_any_due(s)) { /* every P would have run it */
+		sim_broken(s, "a timer is due but no P runs it");
+		return;
 	}
+	/* checkdead: no timer can ready anyone either (stale ones are gone) */
+	sim_die(s, OUT_DEADLOCK, "fatal error: all goroutines are asleep - deadlock!");
+	s->report = sim_deadlock_text(s); /* NULL: the one line above */
 }
 
 /* --until: the clock stops at until_us, before the next instant (past
@@ -244,6 +252,7 @@ void sim_free(struct sim *s)
 		free(s->allg[gi].iters);
 	free(s->allg);
 	free(s->allm);
+	timers_free(s);
 	free(s->allp);
 	free(s->chans);
 	free(s->sudogs);

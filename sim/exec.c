@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "park.h"
+#include "timer.h"
 
 #include "chan.h"
 #include "evq.h"
@@ -40,6 +41,7 @@ static void goexit(struct sim *s, int32_t gi)
 	struct g *gp = &s->allg[gi];
 	dropg(s, gp);
 	sim_move_g(s, gi, PL_DEAD, -1, R_EXIT);
+	gp->waitreason = WR_NONE; /* gdestroy: gp.waitreason = waitReasonZero */
 	free(gp->iters);
 	gp->iters = NULL;
 	s->nlive--;
@@ -186,6 +188,24 @@ static int chan_step(struct sim *s, int32_t gi, const struct op *op, int send)
 
 static int op_send(struct sim *s, int32_t gi, const struct op *op) { return chan_step(s, gi, op, 1); }
 static int op_recv(struct sim *s, int32_t gi, const struct op *op) { return chan_step(s, gi, op, 0); }
+
+/* timeSleep: park (waitReasonSleep), then resetForSleep adds the timer to
+ * the P the G ran on; it holds no M until the timer readies it. A sleep of
+ * 0 returns at once. */
+static int op_sleep(struct sim *s, int32_t gi, const struct op *op)
+{
+	struct g *gp = &s->allg[gi];
+	if (resumed(gp))
+		return 1;
+	if (op->val == 0) {
+		gp->pc++;
+		return 1;
+	}
+	int32_t pi = gp->p;
+	park_gopark(s, gi, WR_SLEEP, R_SLEEP, -1);
+	timer_add(s, pi, gi, s->now + op->val, PARAM_OK);
+	return 0;
+}
 
 static int op_gosched(struct sim *s, int32_t gi, const struct op *op)
 {

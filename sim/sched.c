@@ -6,11 +6,23 @@
 #include "exec.h"
 #include "proc.h"
 #include "runq.h"
+#include "timer.h"
+
+/* stealWork's timer half for victim p2 (its last pass): run p2's due
+ * timers here; a G they readied is in our runnext, and runs. */
+static int steal_timers(struct sim *s, int32_t pi, int32_t p2, struct found *f)
+{
+	if (s->allp[p2].timers.len == 0 || timer_check(s, p2, pi) == 0)
+		return 0;
+	*f = (struct found){ .reason = R_SCHEDULE };
+	f->g = runq_get(s, pi, &f->inherit);
+	return f->g >= 0;
+}
 
 /* stealWork: STEAL_TRIES passes over the other Ps in a random order
  * (randomOrder: random start, coprime stride, a fresh draw per pass);
- * idle Ps are skipped (their queues are empty); runnext only on the last
- * pass. */
+ * on the last pass, each P's timers first (timerpMask: idle Ps too), then
+ * its runnext; idle Ps' queues are skipped (they are empty). */
 static int steal_work(struct sim *s, int32_t pi, struct found *f)
 {
 	uint32_t count = (uint32_t)s->nprocs;
@@ -21,7 +33,11 @@ static int steal_work(struct sim *s, int32_t pi, struct found *f)
 		uint32_t inc = s->coprimes[(r / count) % (uint32_t)s->ncoprimes];
 		for (uint32_t k = 0; k < count; k++, pos = (pos + inc) % count) {
 			int32_t p2 = (int32_t)pos;
-			if (p2 == pi || s->allp[p2].status == P_IDLE)
+			if (p2 == pi)
+				continue;
+			if (last && steal_timers(s, pi, p2, f))
+				return 1;
+			if (s->allp[p2].status == P_IDLE)
 				continue;
 			int32_t gi = runq_steal(s, pi, p2, last);
 			if (gi >= 0) {
@@ -33,16 +49,31 @@ static int steal_work(struct sim *s, int32_t pi, struct found *f)
 	return 0;
 }
 
+/* With --steal=off, stealWork's timer half still runs (timer.h), over the
+ * Ps in id order. */
+static int run_others_timers(struct sim *s, int32_t pi, struct found *f)
+{
+	if (s->ntimers == 0)
+		return 0;
+	for (int32_t p2 = 0; p2 < s->nprocs; p2++)
+		if (p2 != pi && steal_timers(s, pi, p2, f))
+			return 1;
+	return 0;
+}
+
 /* findRunnable, in the runtime's order.
- * Simplification: timers, GC workers, the trace reader, netpoll and the
- * drop-P rechecks are not modelled (nor GC and stop-the-world at all):
+ * Simplification: GC workers, the trace reader and the drop-P rechecks are
+ * not modelled (nor GC and stop-the-world at all):
+ * F2 checkTimers on its own P (a G a timer readies lands in runnext);
  * F6 one G from the global queue when schedtick%61 == 0;
  * F9 runnext (inherits the slice), then the local ring;
- * F10 a global batch; F12 steal. */
+ * F10 a global batch; F12 steal (other Ps' timers on the last pass). */
 int sched_find_runnable(struct sim *s, int32_t pi, struct found *f)
 {
 	struct p *pp = &s->allp[pi];
 	*f = (struct found){ .g = -1, .inherit = 0, .reason = R_SCHEDULE };
+	if (pp->timers.len > 0)
+		timer_check(s, pi, pi);
 	if (pp->schedtick % GLOBRUNQ_CHECK_TICK == 0 && s->runq.size > 0) {
 		f->g = globrunq_get(s, pi, 1);
 		return 1;
@@ -54,7 +85,7 @@ int sched_find_runnable(struct sim *s, int32_t pi, struct found *f)
 		f->g = globrunq_get(s, pi, 0);
 		return 1;
 	}
-	if (s->cfg.steal && steal_work(s, pi, f))
+	if (s->cfg.steal ? steal_work(s, pi, f) : run_others_timers(s, pi, f))
 		return 1;
 	return 0;
 }
@@ -82,11 +113,12 @@ void sched_execute(struct sim *s, int32_t pi, const struct found *f)
 	exec_run(s, f->g);
 }
 
-/* Work an idle P could find: the global queue, or (stealing on) any G in
- * another P's runnext or ring; idle Ps' queues are always empty. */
-int sched_reachable_work(const struct sim *s)
+/* Work an idle P could find: the global queue, (stealing on) any G in
+ * another P's runnext or ring (idle Ps' queues are always empty), or a
+ * timer due on any P (its M sleeps in netpoll until the earliest). */
+int sched_reachable_work(struct sim *s)
 {
-	return s->runq.size > 0 || (s->cfg.steal && s->nqueued > 0);
+	return s->runq.size > 0 || (s->cfg.steal && s->nqueued > 0) || timer_any_due(s);
 }
 
 /* schedule(): find a G for P pi and run it, or give up the P and park

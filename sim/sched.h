@@ -31,6 +31,6 @@ struct found {
 int sched_find_runnable(struct sim *s, int32_t pi, struct found *f);
 void sched_execute(struct sim *s, int32_t pi, const struct found *f);
 void sched_all(struct sim *s);
-int sched_reachable_work(const struct sim *s);
+int sched_reachable_work(struct sim *s);
 
 #endif

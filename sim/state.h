@@ -96,6 +96,22 @@ struct sysmontick {
 	int64_t syscallwhen;
 };
 
+/* One timer in a P's heap: G g is woken at `when` with g.param = param,
+ * if it is still in the park numbered gen. */
+struct timer {
+	int64_t when;
+	uint64_t seq;  /* ties fire in the order added */
+	int32_t g;
+	uint32_t gen;
+	int32_t param;
+};
+
+/* A P's timers (p.timers): a binary min-heap on (when, seq). */
+struct timers {
+	struct timer *heap;
+	int32_t len, cap;
+};
+
 struct p {
 	uint8_t status;    /* enum pstatus */
 	int32_t m;         /* owning M (p.m), -1 */
@@ -111,6 +127,7 @@ struct p {
 	int64_t seg_end;
 	uint64_t seg_gen;    /* the segment's number, checked by its completion event */
 	int64_t busy_us;
+	struct timers timers;
 };
 
 struct gqueue {
@@ -156,6 +173,8 @@ struct sim {
 	struct gqueue runq; /* global run queue (sched.runq) */
 
 	struct chan *chans;
+	int64_t ntimers;      /* entries in all P's timer heaps */
+	uint64_t timerseq;
 	struct sudog *sudogs;
 	int32_t nsudog, sudogcap, sudogfree; /* sudogfree: free list through next */
 	int64_t sudogs_used;

@@ -48,9 +48,9 @@ static void print_ps(FILE *f, const struct sim *s, enum schedtrace_family fam, i
 	for (int32_t i = 0; i < s->nprocs; i++) {
 		const struct p *pp = &s->allp[i];
 		if (detail) {
-			fprintf(f, "  P%d: status=%d schedtick=%u syscalltick=%u m=%s runqsize=%u gfreecnt=0 timerslen=0\n",
+			fprintf(f, "  P%d: status=%d schedtick=%u syscalltick=%u m=%s runqsize=%u gfreecnt=0 timerslen=%d\n",
 				i, pp->status, pp->schedtick, pp->syscalltick, id_or_none(b, sizeof b, pp->m, fam),
-				pp->runqtail - pp->runqhead);
+				pp->runqtail - pp->runqhead, pp->timers.len);
 			continue;
 		}
 		if (i == 0)
