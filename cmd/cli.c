@@ -17,6 +17,7 @@
 #include "msg.h"
 #include "out.h"
 #include "run.h"
+#include "compare.h"
 #include "sweep.h"
 
 static const char usage_text[] =
@@ -94,7 +95,10 @@ static const char usage_text[] =
 	"Exit status: 0 done; 1 a model invariant failed (a gosim bug); 2 bad usage\n"
 	"or input; 3 the simulated program died (deadlock, thread limit); 4 stopped\n"
 	"at --until (the trace kept); 5 out of memory (the old trace kept).\n"
-	"Example: gosim -w syscalls -p 4 --trace out.json --schedtrace=1\n";
+	"Example: gosim -w syscalls -p 4 --trace out.json --schedtrace=1\n"
+	"\n"
+	"gosim compare A.json B.json: two --report=json outputs (runs or sweeps) side\n"
+	"by side, each figure with the ratio B/A.\n";
 
 enum { OPT_STEAL = 256, OPT_PREEMPT, OPT_SLICE, OPT_SYSMON_PERIOD, OPT_MAX_THREADS, OPT_SCHEDTRACE,
        OPT_SCHEDDETAIL, OPT_GO, OPT_CHECK, OPT_EAGER, OPT_LIST, OPT_MAX_GOROUTINES, OPT_MAX_STEPS, OPT_UNTIL, OPT_STATS, OPT_SYSMON,
@@ -467,6 +471,8 @@ int cli_main(int argc, char **argv)
 	struct opts o = { 0 };
 	if (open_std_fds() != 0)
 		return EXIT_USAGE; /* nowhere to say so */
+	if (argc >= 2 && strcmp(argv[1], "compare") == 0)
+		return compare_main(argc - 1, argv + 1);
 	int rc = cli_parse_args(&o, argc, argv);
 	if (rc == 0 && (o.help || o.version || o.list))
 		rc = print_info(&o);

@@ -87,5 +87,23 @@ done
 "$GOSIM" -w fanout --procs=1..4 >"$T/out" 2>"$T/err" && grep -q "^sweep: fanout, 4 configurations" "$T/out" &&
 	ok "a range of procs is a sweep" || bad "a range of procs is a sweep"
 
+# gosim compare: two reports side by side with B/A.
+"$GOSIM" -w fanout -p 1 --report=json >"$T/a.json" 2>"$T/err"
+"$GOSIM" -w fanout -p 4 --report=json >"$T/b.json" 2>>"$T/err"
+"$GOSIM" compare "$T/a.json" "$T/b.json" >"$T/cmp" 2>>"$T/err"
+grep -Eq "^  report.makespan_us +48000 +12000  0.25x  -75.0%$" "$T/cmp" && ok "compare gives each figure's ratio" ||
+	bad "compare gives each figure's ratio"
+"$GOSIM" compare "$T/a.json" "$T/a.json" >"$T/cmp" 2>"$T/err"
+n=$(grep -c "^  [a-z].*  ~$" "$T/cmp")
+diff=$(grep -c "x  [+-][0-9]" "$T/cmp")
+[ "$n" -gt 50 ] && [ "$diff" -eq 0 ] && ok "a report compared with itself is all equal ($n figures)" ||
+	bad "a report compared with itself is all equal ($n equal, $diff different)"
+"$GOSIM" -w syscalls --procs=1,2 --seeds=1..3 --report=json >"$T/s.json" 2>"$T/err"
+"$GOSIM" compare "$T/s.json" "$T/s.json" >"$T/cmp" 2>>"$T/err" && grep -q "^  procs=2.steals .*~$" "$T/cmp" &&
+	ok "compare takes sweep tables, row by configuration" || bad "compare takes sweep tables, row by configuration"
+"$GOSIM" compare "$T/a.json" /etc/hostname >"$T/out" 2>"$T/err"
+[ $? -eq 2 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && ok "compare refuses a file that is not a report" ||
+	bad "compare refuses a file that is not a report"
+
 echo "sweep: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
