@@ -57,6 +57,7 @@ cli: $(B)/gosim
 	sh tests/cli.sh $(B)/gosim
 	sh tests/errors.sh $(B)/gosim
 	sh tests/parser.sh $(B)/gosim
+	sh tests/files.sh $(B)/gosim
 	sh tests/report.sh $(B)/gosim
 	sh tests/docs.sh
 	sh tests/sweep.sh $(B)/gosim

@@ -52,6 +52,8 @@ struct run {
 	struct trace_writer *tw;
 	struct report *rep;     /* --report, --why (analysis.h) */
 	uint64_t workload_hash; /* trace_hash of the workload's text */
+	struct stat inputs[1];  /* the files this run reads: the -w file */
+	int ninputs;
 	FILE *sched;     /* SCHED lines: buffered onto stderr; NULL once its reader left */
 	int io_errno;    /* the write that failed, and on what */
 	const char *io_what;
@@ -112,11 +114,15 @@ static void unknown_workload(const char *name)
 			name);
 }
 
-static char *read_file(const char *path, size_t *len)
+static char *read_file(const char *path, size_t *len, struct stat *st)
 {
 	FILE *f = fopen(path, "rb");
 	if (!f)
 		return NULL;
+	if (fstat(fileno(f), st) != 0) {
+		fclose(f);
+		return NULL;
+	}
 	size_t cap = 4096, n = 0;
 	char *buf = malloc(cap);
 	while (buf) {
@@ -224,7 +230,7 @@ static int parse_workload(struct run *r, char *err, size_t errlen)
 		rc = workload_parse(b->text, b->len, file, o->defines, o->ndefines, &r->prog, err, errlen);
 	} else {
 		size_t len;
-		char *text = read_file(o->workload, &len);
+		char *text = read_file(o->workload, &len, &r->inputs[0]);
 		if (!text) {
 			if (errno == ENOENT && !strchr(o->workload, '/') && !strstr(o->workload, ".json"))
 				unknown_workload(o->workload);
@@ -235,6 +241,7 @@ static int parse_workload(struct run *r, char *err, size_t errlen)
 		r->workload_hash = trace_hash(text, len);
 		rc = workload_parse(text, len, o->workload, o->defines, o->ndefines, &r->prog, err, errlen);
 		free(text);
+		r->ninputs = 1;
 	}
 	if (rc != 0) {
 		msg_error("%s", err);
@@ -590,10 +597,10 @@ static int open_trace(struct run *r)
 	struct opts *o = r->o;
 	if (!o->trace_path)
 		return 0;
-	if (out_open(&r->trace, o->trace_path) != 0) {
+	if (out_open(&r->trace, o->trace_path, r->inputs, r->ninputs) != 0) {
 		if (interrupted) /* Ctrl-C while a FIFO's open waits for a reader */
 			return report_interrupt(r);
-		msg_error("--trace=%s: %s", o->trace_path, strerror(errno));
+		msg_error("--trace=%s: %s", o->trace_path, r->trace.why ? r->trace.why : strerror(errno));
 		return EXIT_USAGE;
 	}
 	char *cfg = config_json(r);
@@ -628,8 +635,7 @@ static int finish(struct run *r, struct sim *s, int rc)
 	if (r->o->stats)
 		print_stats(r, &sum);
 	if (ok && !r->o->quiet && analysis_keeps_summary(r->o)) {
-		int to_stdout = r->o->trace_path && strcmp(r->o->trace_path, "-") == 0;
-		FILE *out = to_stdout ? stderr : stdout;
+		FILE *out = r->trace.to_stdout ? stderr : stdout;
 		print_summary(out, r, &sum);
 		if (fflush(out) != 0 || ferror(out)) {
 			if (errno != EPIPE)
