@@ -173,9 +173,8 @@ static int open_in_place(struct out *o, const struct stat *st)
 	return o->f ? 0 : -1;
 }
 
-int out_open(struct out *o, const char *path, const struct stat *inputs, int n)
+static int open_target(struct out *o, const char *path, const struct stat *inputs, int n)
 {
-	*o = (struct out){ .path = path };
 	if (strcmp(path, "-") == 0) {
 		o->f = stdout;
 		o->to_stdout = 1;
@@ -205,6 +204,18 @@ int out_open(struct out *o, const char *path, const struct stat *inputs, int n)
 		return -1; /* write-protected: cp refuses too (root may) */
 	o->copy_back = st.st_nlink > 1;
 	return open_tmp(o, &st);
+}
+
+int out_open(struct out *o, const char *path, const struct stat *inputs, int n)
+{
+	*o = (struct out){ .path = path };
+	if (open_target(o, path, inputs, n) == 0)
+		return 0;
+	int e = errno;
+	free(o->target);
+	o->target = NULL;
+	errno = e;
+	return -1;
 }
 
 int out_is_stream(const char *path)

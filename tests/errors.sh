@@ -53,6 +53,9 @@ option '--procs' requires an argument|--procs
 --seed=-1: expected an integer|--seed=-1
 --seed=+1: expected an integer|--seed=+1
 --procs=+4: expected an integer in 1..256|--procs=+4
+--go=1.23.+1: expected a Go release|--go=1.23.+1
+--go=1.23.-1: expected a Go release|--go=1.23.-1
+--slice=+10ms: expected a duration|--slice=+10ms
 --procs=04x: expected an integer in 1..256|--procs=04x
 --max-threads=0x10: expected an integer|--max-threads=0x10
 --schedtrace=1e3: expected a period|--schedtrace=1e3

@@ -14,6 +14,8 @@ int schedtrace_family(const char *version, enum schedtrace_family *out)
 	long minor = strtol(version + 2, &end, 10);
 	if (*end == '.') {
 		char *end2;
+		if (end[1] < '0' || end[1] > '9')
+			return -1; /* digits only: strtol would take " 1" and "+1" */
 		long patch = strtol(end + 1, &end2, 10);
 		if (end2 == end + 1 || *end2 || patch < 0)
 			return -1;
