@@ -45,6 +45,7 @@ class State:
         self.runq = [[] for _ in range(procs)]
         self.schedtick = [0] * procs
         self.globrunq = []
+        self.waiting = set()
 
     def apply(self, e):
         if e['ev'] == 'p':
@@ -66,12 +67,16 @@ class State:
         elif src == 'running':
             if self.running[fp] == g:
                 self.running[fp] = None
+        elif src == 'waiting':
+            self.waiting.discard(g)
         if dst == 'runnext':
             self.runnext[p] = g
         elif dst == 'local':
             self.runq[p].append(g)
         elif dst == 'global':
             self.globrunq.append(g)
+        elif dst == 'waiting':
+            self.waiting.add(g)
         elif dst == 'running':
             self.running[p] = g
             # execute(): a new slice unless taken from this P's own runnext;
@@ -119,6 +124,11 @@ def check_self_contained(path, text):
             fail('%s refers outside itself: %r at byte %d' % (path, m.group(0), m.start()))
 
 
+# The fields the page embeds under the JSON trace's own names.
+CORE = {'t', 'seq', 'ev', 'g', 'p', 'm', 'from', 'to', 'from_p', 'reason', 'victim', 'n', 'runnext', 'from_m',
+        'ran_us', 'by_m', 'by_p'}
+
+
 def check_records(wl, trace, blocks):
     """The embedded records are the JSON trace's, field for field."""
     meta, recs, end = blocks['gosim-meta'], blocks['gosim-events'], blocks['gosim-end']
@@ -143,7 +153,7 @@ def check_records(wl, trace, blocks):
         if 'reason' in got:
             got['reason'] = names['reason'][got['reason']]
         for f, v in e.items():
-            if got.get(f) != v:
+            if f in CORE and got.get(f) != v:
                 fail('%s: record %d field %s: page %r, trace %r' % (wl, i, f, got.get(f), v))
                 return
 
@@ -153,7 +163,7 @@ class Cards(html.parser.HTMLParser):
 
     def __init__(self):
         super().__init__()
-        self.ps, self.glob, self.body, self.hi = {}, None, None, []
+        self.ps, self.glob, self.body, self.hi, self.blocked = {}, None, None, [], None
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
@@ -163,6 +173,8 @@ class Cards(html.parser.HTMLParser):
             self.ps[int(a['data-p'])] = a
         if a.get('id') == 'globrunq':
             self.glob = a
+        if a.get('id') == 'blocked':
+            self.blocked = a
         if 'data-g' in a and 'hi' in (a.get('class') or '').split():
             self.hi.append(int(a['data-g']))
 
@@ -191,6 +203,9 @@ def compare(wl, moment, page, want, follow):
     if page.glob is None or ids(page.glob.get('data-globrunq')) != want.globrunq:
         fail('%s: global queue %r, trace says %r' % (where, page.glob and page.glob.get('data-globrunq'),
                                                     want.globrunq))
+    if page.blocked is None or ids(page.blocked.get('data-blocked')) != sorted(want.waiting):
+        fail('%s: blocked %r, trace says %r' % (where, page.blocked and page.blocked.get('data-blocked'),
+                                               sorted(want.waiting)))
     if follow is not None and (not page.hi or set(page.hi) != {follow}):
         fail('%s: highlighted %r, want only G%d' % (where, page.hi, follow))
 
@@ -230,6 +245,29 @@ def chromium(browser, args, url):
     return r.stdout, errs
 
 
+def check_cap(gosim, out):
+    """A run past the cap: the page keeps the first HTML_MAX_EVENTS records
+    (trace/html.c), counts the rest, and the summary still comes."""
+    path = os.path.join(out, 'cap.html')
+    subprocess.run([gosim, '-w', 'fanout', '-D', 'n=350000', '-q', '--trace', path], check=True)
+    with open(path, 'rb') as f:
+        data = f.read()
+    os.unlink(path)
+    k = data.rfind(b'<script type="application/json" id="gosim-end">')
+    m = re.match(rb'<script type="application/json" id="gosim-end">(.*?)</script>', data[k:], re.S) if k >= 0 else None
+    if not m:
+        fail('cap: no gosim-end block')
+        return
+    end = json.loads(m.group(1))
+    a = data.index(b'id="gosim-events">[') + len(b'id="gosim-events">[')
+    b = data.index(b']</script>', a)
+    records = data.count(b'\n[', a, b) + 1
+    if end['cap'] != 2000000 or end['kept'] != end['cap'] or records != end['cap']:
+        fail('cap: kept %d, cap %d, %d records in the page' % (end['kept'], end['cap'], records))
+    if not end['summary'] or end['total'] != end['summary']['events'] or end['total'] <= end['cap']:
+        fail('cap: total %d, summary %r' % (end['total'], end['summary'] and end['summary']['events']))
+
+
 def main():
     gosim, out = sys.argv[1], sys.argv[2]
     os.makedirs(out, exist_ok=True)
@@ -254,6 +292,7 @@ def main():
             follow = re.search(r'g=(\d+)', moment)
             jobs.append((wl, moment, url, replay(trace, upto), int(follow.group(1)) if follow else None))
         jobs.append((wl, None, url, None, None))
+    check_cap(gosim, out)
     if browser:
         def run(job):
             wl, moment, url, want, follow = job

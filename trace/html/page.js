@@ -24,6 +24,9 @@ const meta = JSON.parse($('gosim-meta').textContent);
 const recs = JSON.parse($('gosim-events').textContent);
 const end = JSON.parse($('gosim-end').textContent);
 timings.parse_ms = NOW() - tStart;
+/* The text is in the columns below from here on: drop it from the DOM
+ * (tens of MB for a big run). */
+$('gosim-events').textContent = '';
 
 const names = meta.names;
 const NP = meta.procs;
@@ -530,16 +533,21 @@ function renderQueues() {
 		'<div class="row"><b>spinning</b>' + list(spin) + '</div>' +
 		'<div class="row"><b>idle</b>' + list(idle) + '</div>' +
 		(st.nM > 1 ? '<div class="row"><b>sysmon</b>M1 (no P)</div>' : '');
-	let bl = '', nb = 0;
+	let bl = '', nb = 0, all = [];
 	for (const [key, q] of waitQueue) {
 		const len = st.qLen[q];
 		if (!len)
 			continue;
 		nb += len;
-		bl += '<div class="row" data-wait="' + esc(key) + '"><b>' + esc(key) + '</b><div class="gs">' +
-			chips(queueList(q, 16), len, 16) + '</div></div>';
+		const list = queueList(q, GLOB_ATTR_MAX);
+		if (all.length < GLOB_ATTR_MAX)
+			all.push(...list);
+		bl += '<div class="row" data-wait="' + esc(key) + '" data-gs="' + list.join(' ') + '"><b>' + esc(key) +
+			'</b><div class="gs">' + chips(list, len, 16) + '</div></div>';
 	}
-	$('blocked').innerHTML = bl || '<span class="none">none</span>';
+	const bx = $('blocked');
+	bx.dataset.blocked = all.sort((x, y) => x - y).join(' ');
+	bx.innerHTML = bl || '<span class="none">none</span>';
 	$('blocked-n').textContent = nb ? nb + '' : '';
 }
 const GOMAX = 'GOMAXPROCS ' + NP;
