@@ -53,24 +53,34 @@ static void runq_put_slow(struct sim *s, int32_t pi, int32_t gi)
 
 /* runqput: next=1 puts gp in runnext and kicks the old runnext G to the
  * ring's tail; a full ring spills through runqputslow. */
-void runq_put(struct sim *s, int32_t pi, int32_t gi, int next, int reason)
+static void runq_put_tail(struct sim *s, int32_t pi, int32_t gi, int reason)
 {
 	struct p *pp = &s->allp[pi];
-	if (next) {
-		int32_t old = pp->runnext;
-		sim_move_g(s, gi, PL_RUNNEXT, pi, reason);
-		pp->runnext = gi;
-		if (old < 0)
-			return;
-		gi = old;
-		reason = R_KICK;
-	}
 	if (runq_len(pp) < RUNQ_SIZE) {
 		sim_move_g(s, gi, PL_LOCAL, pi, reason);
 		pp->runq[pp->runqtail++ % RUNQ_SIZE] = gi;
 		return;
 	}
 	runq_put_slow(s, pi, gi);
+}
+
+void runq_put(struct sim *s, int32_t pi, int32_t gi, int next, int reason)
+{
+	struct p *pp = &s->allp[pi];
+	if (!next) {
+		runq_put_tail(s, pi, gi, reason);
+		return;
+	}
+	/* The old runnext G's kick to the tail is recorded before the new G
+	 * takes the slot, so that a replay of the records never sees two Gs
+	 * in one runnext (the state after both is the runtime's either way). */
+	int32_t old = pp->runnext;
+	if (old >= 0) {
+		pp->runnext = -1;
+		runq_put_tail(s, pi, old, R_KICK);
+	}
+	sim_move_g(s, gi, PL_RUNNEXT, pi, reason);
+	pp->runnext = gi;
 }
 
 /* runqget: runnext first (the G inherits the time slice), else the ring's
@@ -120,6 +130,7 @@ int32_t runq_steal(struct sim *s, int32_t pi, int32_t p2, int steal_runnext)
 			return -1; /* usleep(3): the victim runs it itself */
 		int32_t gi = vp->runnext;
 		vp->runnext = -1;
+		sim_resetspinning(s, pp->m);
 		struct sim_event e = { .ev = EV_STEAL, .g = -1, .p = pi, .m = pp->m,
 				       .victim = p2, .n = 1, .runnext = 1 };
 		sim_emit(s, &e);
@@ -127,6 +138,7 @@ int32_t runq_steal(struct sim *s, int32_t pi, int32_t p2, int steal_runnext)
 		s->sum.stolen++;
 		return gi;
 	}
+	sim_resetspinning(s, pp->m);
 	struct sim_event e = { .ev = EV_STEAL, .g = -1, .p = pi, .m = pp->m,
 			       .victim = p2, .n = (int32_t)n, .runnext = 0 };
 	sim_emit(s, &e);

@@ -102,10 +102,7 @@ void sched_execute(struct sim *s, int32_t pi, const struct found *f)
 		pp->slice_start = s->now;
 	}
 	s->sysmon_dirty = 1; /* a new G may be preemptible where the old one was not */
-	if (mp->state == MS_SPINNING) { /* resetspinning */
-		mp->state = MS_RUNNING;
-		sim_emit_m(s, pp->m, MS_SPINNING, MS_RUNNING);
-	}
+	sim_resetspinning(s, pp->m); /* after a steal, already done (runq_steal) */
 	gp->preempt = 0;
 	gp->m = pp->m;
 	mp->curg = f->g;

@@ -84,6 +84,20 @@ void sim_emit_p(struct sim *s, int32_t pi, int from, int to)
 	emit_state(s, EV_P, g, pi, pp->m, from, to);
 }
 
+/* resetspinning: a spinning M found work and runs. A thief does this as
+ * it takes its victim's Gs (runq_steal), so that the steal's G records
+ * follow the steal record without an M record among them.
+ * Simplification: the runtime resets spinning after findRunnable returns;
+ * the state after the steal is the same. */
+void sim_resetspinning(struct sim *s, int32_t mi)
+{
+	struct m *mp = &s->allm[mi];
+	if (mp->state != MS_SPINNING)
+		return;
+	mp->state = MS_RUNNING;
+	sim_emit_m(s, mi, MS_SPINNING, MS_RUNNING);
+}
+
 static int queued_place(int pl) { return pl == PL_RUNNEXT || pl == PL_LOCAL; }
 
 static void move_g(struct sim *s, int32_t gi, int to, int32_t pi, int reason, int wait, int32_t obj)

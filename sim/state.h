@@ -207,6 +207,7 @@ static inline int32_t goid(int32_t gi) { return gi < 0 ? -1 : gi + 1; }
 int sim_emit(struct sim *s, struct sim_event *e);
 void sim_emit_m(struct sim *s, int32_t mi, int from, int to);
 void sim_emit_p(struct sim *s, int32_t pi, int from, int to);
+void sim_resetspinning(struct sim *s, int32_t mi);
 /* The M mi (-1: none) runs from here on: the events that follow carry it
  * and its P as by_m and by_p. */
 static inline void sim_act(struct sim *s, int32_t mi) { s->actor_m = mi; }
