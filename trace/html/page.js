@@ -451,7 +451,8 @@ function describe(j) {
 const hue = (i) => (i * 137.508) % 360;
 function gColour(g) {
 	const f = gFunc[g];
-	return f >= 0 ? 'hsl(' + hue(f + 1) + ',55%,42%)' : 'hsl(' + hue(g) + ',50%,45%)';
+	/* the function's hue; the goroutine's shade, so that neighbours differ */
+	return f >= 0 ? 'hsl(' + hue(f + 1) + ',55%,' + (34 + (g * 7) % 20) + '%)' : 'hsl(' + hue(g) + ',50%,45%)';
 }
 
 /* ---- view state ---- */
@@ -769,7 +770,7 @@ function legend() {
 			seen.set(gFunc[g], g);
 	let h = seen.size ? 'colour = function:' : 'colour = goroutine';
 	for (const [f, g] of seen)
-		h += '<i style="background:' + gColour(g) + '"></i>' + esc(strs[f]);
+		h += '<i style="background:hsl(' + hue(f + 1) + ',55%,42%)"></i>' + esc(strs[f]);
 	h += ' &nbsp; markers: <i style="background:' + MK_COLOUR[EV_STEAL] + '"></i>steal<i style="background:' +
 		MK_COLOUR[EV_PREEMPT] + '"></i>preempt<i style="background:' + MK_COLOUR[EV_HANDOFF] +
 		'"></i>handoff<i style="background:' + MK_COLOUR[EV_SPILL] + '"></i>spill' +
@@ -926,6 +927,11 @@ function wire() {
 			goTime(Math.max(0, Math.round(timeAtX(e.offsetX))));
 		drag = null;
 	});
+	cv.addEventListener('dblclick', (e) => {
+		const hit = laneHit(e);
+		if (hit)
+			setFollow(hit.g);
+	});
 	cv.addEventListener('mouseleave', () => { $('tl-tip').hidden = true; });
 	cv.addEventListener('wheel', (e) => {
 		e.preventDefault();
@@ -934,16 +940,25 @@ function wire() {
 	window.addEventListener('hashchange', () => { const r = readHash(); go(r.i, true, r.t); });
 	window.addEventListener('resize', () => drawTimeline());
 }
+/* The lane and slice under the mouse: { L, t, g (-1: none), k }, or null. */
+function laneHit(e) {
+	const row = Math.floor((e.offsetY - TOP) / LANE_H), t = timeAtX(e.offsetX);
+	if (row < 0 || row >= laneOrder.length || e.offsetX < LEFT)
+		return null;
+	const L = lanes[laneOrder[row]], k = lowerBound(L.t1, t);
+	const inside = k < L.t0.length && L.t0[k] <= t;
+	return { L, t, k, g: inside ? L.g[k] : -1 };
+}
 function tip(e) {
-	const row = Math.floor((e.offsetY - TOP) / LANE_H), t = timeAtX(e.offsetX), el = $('tl-tip');
-	if (row < 0 || row >= laneOrder.length || e.offsetX < LEFT) {
+	const hit = laneHit(e), el = $('tl-tip');
+	if (!hit) {
 		el.hidden = true;
 		return;
 	}
-	const L = lanes[laneOrder[row]], k = lowerBound(L.t1, t);
-	let s = L.name + ' · ' + fmtT(Math.round(t));
-	if (k < L.t0.length && L.t0[k] <= t)
-		s += ' · ' + gName(L.g[k]) + ' ran ' + fmtT(L.t0[k]) + '–' + fmtT(L.t1[k]);
+	const L = hit.L, k = hit.k;
+	let s = L.name + ' · ' + fmtT(Math.round(hit.t));
+	if (hit.g >= 0)
+		s += ' · ' + gName(L.g[k]) + ' ran ' + fmtT(L.t0[k]) + '–' + fmtT(L.t1[k]) + ' (double-click: follow)';
 	el.textContent = s;
 	el.style.left = (e.offsetX + 12) + 'px';
 	el.style.top = (e.offsetY + 28) + 'px';
@@ -969,12 +984,16 @@ function header() {
 	} else if (!end.summary) {
 		$('kept').hidden = false;
 		$('kept').textContent = 'The run did not finish normally; the page shows the records written until it stopped.';
+	} else if (end.summary.outcome && end.summary.outcome !== 'done') {
+		$('kept').hidden = false;
+		$('kept').textContent = 'The run ended: ' + end.summary.outcome +
+			(end.summary.outcome === 'until' ? ' (stopped at --until; the records go up to there)' : '') + '.';
 	}
 	const s = end.summary;
 	$('about').textContent = (s ? 'makespan ' + fmtT(s.makespan_us) + ' · ' + s.goroutines + ' goroutines · threads peak ' +
 		s.threads_peak + ' · steals ' + s.steals + ' · handoffs ' + s.handoffs + ' · preemptions ' + s.preemptions +
 		' · spills ' + s.spills + ' · ' : '') + 'gosim ' + ((meta.gosim && meta.gosim.version) || '') +
-		' · state rebuilt from a snapshot every ' + K + ' records · keys: ← → step, space play; click a goroutine to follow it, the timeline to jump; wheel zooms, drag pans.';
+		' · state rebuilt from a snapshot every ' + K + ' records · keys: ← → step, space play; click a goroutine (or double-click its slice) to follow it, the timeline to jump; wheel zooms, drag pans.';
 }
 
 /* ---- start ---- */
