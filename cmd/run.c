@@ -156,7 +156,7 @@ static int check_totals(struct run *r)
 	const char *w = r->o->workload;
 	if (program_totals(r->prog, &t) != 0) {
 		msg_error("out of memory");
-		return EXIT_USAGE;
+		return EXIT_NOMEM;
 	}
 	/* the totals saturate at INT64_MAX: that much means they overflowed */
 	if (t.goroutines == INT64_MAX) {
@@ -245,11 +245,11 @@ static int parse_workload(struct run *r, char *err, size_t errlen)
 	}
 	if (rc != 0) {
 		msg_error("%s", err);
-		return EXIT_USAGE;
+		return rc == WORKLOAD_NOMEM ? EXIT_NOMEM : EXIT_USAGE;
 	}
 	if (name_after_file(r->prog, o->workload) != 0) {
 		msg_error("out of memory");
-		return EXIT_USAGE;
+		return EXIT_NOMEM;
 	}
 	return 0;
 }
@@ -271,7 +271,7 @@ static int load_workload(struct run *r)
 	char *err = malloc(errlen);
 	if (!err) {
 		msg_error("out of memory");
-		return EXIT_USAGE;
+		return EXIT_NOMEM;
 	}
 	int rc = parse_workload(r, err, errlen);
 	free(err);
@@ -582,6 +582,10 @@ static int report(struct run *r, struct sim *s, enum sim_status st)
 		msg_error("%s", sim_message(s));
 		return EXIT_INVARIANT;
 	}
+	if (st == SIM_NOMEM) { /* a resource error: nothing committed */
+		msg_error("%s; %s left as it was", sim_message(s), r->trace.path ? r->trace.path : "nothing written");
+		return EXIT_NOMEM;
+	}
 	if (st == SIM_UNTIL) {
 		msg_error("stopped at --until=%lldus of simulated time; %s", (long long)r->o->until_us,
 			  r->trace.path ? "the trace holds what happened up to then" : "the summary says how far it got");
@@ -612,7 +616,7 @@ static int open_trace(struct run *r)
 	free(cfg);
 	if (!r->tw)
 		msg_error("--trace=%s: out of memory", o->trace_path);
-	return r->tw ? 0 : EXIT_USAGE;
+	return r->tw ? 0 : EXIT_NOMEM;
 }
 
 static int finish(struct run *r, struct sim *s, int rc)
@@ -670,7 +674,7 @@ int run_main(struct opts *o)
 		s = sim_new(&o->cfg, r.prog, &sink, &err);
 		if (!s) {
 			msg_error("%s", err.msg);
-			rc = EXIT_USAGE;
+			rc = err.nomem ? EXIT_NOMEM : EXIT_USAGE;
 		}
 	}
 	if (s) {

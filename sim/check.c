@@ -225,7 +225,7 @@ void sim_check(struct sim *s)
 		s->scratch = malloc((size_t)s->scratch_cap);
 		if (!s->scratch) {
 			s->scratch_cap = 0;
-			sim_broken(s, "out of memory for the checker");
+			sim_oom(s, "the checker");
 			return;
 		}
 	}

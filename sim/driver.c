@@ -132,6 +132,7 @@ struct sim *sim_new(const struct sim_config *cfg, const struct program *prog,
 	return s;
 fail:
 	snprintf(err->msg, sizeof err->msg, "%s", s && s->msg[0] ? s->msg : "out of memory");
+	err->nomem = !s || s->status == SIM_RUNNING || s->status == SIM_NOMEM;
 	sim_free(s);
 	return NULL;
 }

@@ -64,7 +64,7 @@ static void start_segment(struct sim *s, int32_t gi)
 	pp->seg_start = s->now;
 	pp->seg_end = s->now + gp->u.left;
 	if (evq_schedule(&s->evq, gp->p, pp->seg_end, EVQ_CPU_DONE, gp->p, ++pp->seg_gen) != 0)
-		sim_broken(s, "out of memory for events");
+		sim_oom(s, "events");
 }
 
 /* Preempt the G running on P pi (its request is already set): the rest of

@@ -87,10 +87,8 @@ int32_t proc_newm(struct sim *s)
 	if (s->nm == s->mcap) {
 		int32_t cap = s->mcap ? s->mcap * 2 : 16;
 		struct m *a = realloc(s->allm, (size_t)cap * sizeof *a);
-		if (!a) {
-			sim_broken(s, "out of memory for Ms");
-			return -1;
-		}
+		if (!a)
+			return sim_oom(s, "Ms");
 		s->allm = a;
 		s->mcap = cap;
 	}

@@ -170,7 +170,10 @@ void sim_broken(struct sim *s, const char *fmt, ...)
 
 int sim_oom(struct sim *s, const char *what)
 {
-	sim_broken(s, "out of memory for %s", what);
+	if (s->status == SIM_BROKEN || s->status == SIM_NOMEM)
+		return -1;
+	s->status = SIM_NOMEM;
+	snprintf(s->msg, sizeof s->msg, "out of memory for %s at t=%lldus", what, (long long)s->now);
 	return -1;
 }
 
@@ -179,10 +182,8 @@ int32_t sim_newg(struct sim *s, uint32_t fn)
 	if (s->ng == s->gcap) {
 		int32_t cap = s->gcap ? (s->gcap > INT32_MAX / 2 ? INT32_MAX : s->gcap * 2) : 64;
 		struct g *a = cap > s->gcap ? realloc(s->allg, (size_t)cap * sizeof *a) : NULL;
-		if (!a) {
-			sim_broken(s, "out of memory for goroutines");
-			return -1;
-		}
+		if (!a)
+			return sim_oom(s, "goroutines");
 		s->allg = a;
 		s->gcap = cap;
 	}
@@ -191,10 +192,8 @@ int32_t sim_newg(struct sim *s, uint32_t fn)
 	*gp = (struct g){ .schedlink = -1, .p = -1, .m = -1, .status = G_IDLE, .place = PL_NEW, .fn = fn,
 			  .param = PARAM_NONE };
 	int32_t depth = s->prog->funcs[fn].max_depth;
-	if (depth > 0 && !(gp->iters = calloc((size_t)depth, sizeof *gp->iters))) {
-		sim_broken(s, "out of memory for goroutines");
-		return -1;
-	}
+	if (depth > 0 && !(gp->iters = calloc((size_t)depth, sizeof *gp->iters)))
+		return sim_oom(s, "goroutines");
 	s->ng++;
 	s->nlive++;
 	s->sum.goroutines++;

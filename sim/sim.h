@@ -131,7 +131,8 @@ enum sim_status {
 	SIM_DIED,    /* the simulated program died: sim_message() is the runtime's text */
 	SIM_BROKEN,  /* an invariant failed: a bug in gosim; sim_message() says which */
 	SIM_ABORTED, /* the sink asked to stop */
-	SIM_UNTIL    /* stopped at cfg.until_us: the state and trace as they were then */
+	SIM_UNTIL,   /* stopped at cfg.until_us: the state and trace as they were then */
+	SIM_NOMEM    /* an allocation failed: a resource limit, not a bug; sim_message() says for what */
 };
 
 /* How the run ended, as the summary says it (sim_outcome_name): the
@@ -155,6 +156,7 @@ struct sim_summary {
 
 struct sim_error {
 	char msg[512];
+	int nomem; /* sim_new failed for want of memory (a resource error, not bad input) */
 };
 
 struct sim *sim_new(const struct sim_config *cfg, const struct program *prog,

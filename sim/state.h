@@ -220,7 +220,7 @@ void sim_broken(struct sim *s, const char *fmt, ...);
 char *sim_deadlock_text(const struct sim *s);
 int32_t sim_newg(struct sim *s, uint32_t fn);
 void sim_poll(struct sim *s);
-int sim_oom(struct sim *s, const char *what); /* sim_broken "out of memory for ..."; returns -1 */
+int sim_oom(struct sim *s, const char *what); /* SIM_NOMEM, "out of memory for WHAT at t=..."; returns -1 */
 /* check.c: with cfg.check, walk the whole state; a violation ends the run
  * as SIM_BROKEN. */
 void sim_check(struct sim *s);

@@ -25,7 +25,7 @@ void syscall_enter(struct sim *s, int32_t gi, int64_t dur)
 	sim_emit_p(s, pi, P_RUNNING, P_SYSCALL);
 	s->sysmon_dirty = 1;
 	if (evq_push(&s->evq, s->now + dur, EVQ_SYSCALL_DONE, gi, 0) != 0)
-		sim_broken(s, "out of memory for events");
+		sim_oom(s, "events");
 }
 
 /* exitsyscallfast: P pi, or -1 if the G must take the slow path. */

@@ -29,6 +29,7 @@ struct wctx {
 	struct names fnames; /* function name -> index */
 	struct names cnames; /* channel name -> index */
 	struct program *prog;
+	int nomem;       /* an allocation failed */
 };
 
 struct fbuf {
@@ -50,6 +51,14 @@ static int fail(struct wctx *c, int at_key, const char *fmt, ...)
 	vsnprintf(c->err + n, c->errlen - (size_t)n, fmt, ap);
 	va_end(ap);
 	return -1;
+}
+
+/* Out of memory: a resource error, which workload_parse returns as
+ * WORKLOAD_NOMEM (not bad input). */
+static int nomem(struct wctx *c)
+{
+	c->nomem = 1;
+	return fail(c, 0, "out of memory");
 }
 
 static int push_key(struct wctx *c, const char *key)
@@ -174,7 +183,7 @@ static int emit(struct wctx *c, struct fbuf *fb, struct op op)
 		int32_t cap = fb->cap ? fb->cap * 2 : 8;
 		struct op *a = realloc(fb->ops, (size_t)cap * sizeof *a);
 		if (!a)
-			return fail(c, 0, "out of memory");
+			return nomem(c);
 		fb->ops = a;
 		fb->cap = cap;
 	}
@@ -386,6 +395,7 @@ static int parse_params(struct wctx *c, json_t *root, const struct param_overrid
 		if (json_object_set_new(c->params, ov[i].name, val) != 0 ||
 		    json_object_set_new(c->ovnames, ov[i].name, json_string(ov[i].value)) != 0) {
 			snprintf(c->err, c->errlen, "-D %s: out of memory", ov[i].name);
+			c->nomem = 1;
 			return -1;
 		}
 	}
@@ -406,7 +416,7 @@ static int parse_chans(struct wctx *c, json_t *root)
 	p->chan_names = calloc(n, sizeof *p->chan_names);
 	p->chan_cap = calloc(n, sizeof *p->chan_cap);
 	if ((n && (!p->chan_names || !p->chan_cap)) || names_init(&c->cnames, n) != 0)
-		return fail(c, 0, "out of memory");
+		return nomem(c);
 	const char *key;
 	json_t *v;
 	json_object_foreach(chans, key, v) {
@@ -414,7 +424,7 @@ static int parse_chans(struct wctx *c, json_t *root)
 			return -1;
 		pop(c);
 		if (!(p->chan_names[p->nchans] = strdup(key)))
-			return fail(c, 0, "out of memory");
+			return nomem(c);
 		names_add(&c->cnames, p->chan_names[p->nchans], p->nchans);
 		p->nchans++;
 	}
@@ -433,7 +443,7 @@ static int parse_funcs(struct wctx *c, json_t *root)
 	size_t n = funcs ? json_object_size(funcs) : 0;
 	struct program *p = c->prog;
 	if (!(p->funcs = calloc(n + 1, sizeof *p->funcs)) || names_init(&c->fnames, n + 1) != 0)
-		return fail(c, 0, "out of memory");
+		return nomem(c);
 	const char *key;
 	json_t *v;
 	if (funcs)
@@ -444,13 +454,13 @@ static int parse_funcs(struct wctx *c, json_t *root)
 				return fail(c, 1, "\"main\" is the top-level key, not a function in \"funcs\"");
 			}
 			if (!(p->funcs[p->nfuncs].name = strdup(key)))
-				return fail(c, 0, "out of memory");
+				return nomem(c);
 			names_add(&c->fnames, p->funcs[p->nfuncs].name, p->nfuncs);
 			p->nfuncs++;
 		}
 	p->main_fn = p->nfuncs;
 	if (!(p->funcs[p->nfuncs].name = strdup("main")))
-		return fail(c, 0, "out of memory");
+		return nomem(c);
 	names_add(&c->fnames, p->funcs[p->nfuncs].name, p->nfuncs);
 	p->nfuncs++;
 	return 0;
@@ -501,7 +511,7 @@ static int parse_top(struct wctx *c, json_t *root)
 		char **dst = i ? &p->description : &p->name;
 		*dst = strdup(s ? json_string_value(s) : "");
 		if (!*dst)
-			return fail(c, 0, "out of memory");
+			return nomem(c);
 	}
 	int64_t procs = 1;
 	if (json_object_get(root, "procs")) {
@@ -546,7 +556,7 @@ static int check_cycles(struct wctx *c, json_t *root)
 	int cyc = order ? program_go_order(p, order, &n, &from, &to) : -1;
 	free(order);
 	if (cyc < 0)
-		return fail(c, 0, "out of memory");
+		return nomem(c);
 	if (!cyc)
 		return 0;
 	const char *fname = p->funcs[from].name, *tname = p->funcs[to].name;
@@ -596,7 +606,7 @@ int workload_parse(const char *text, size_t len, const char *filename,
 		int line, col;
 		text_position(text, len, (size_t)jerr.position, &line, &col);
 		snprintf(err, errlen, "%s:%d:%d: %s", filename, line, col, jerr.text);
-		return -1;
+		return json_error_code(&jerr) == json_error_out_of_memory ? WORKLOAD_NOMEM : -1;
 	}
 	c.prog = calloc(1, sizeof *c.prog);
 	int rc = !c.prog ? -1 : 0;
@@ -618,10 +628,12 @@ int workload_parse(const char *text, size_t len, const char *filename,
 	json_decref(c.ovnames);
 	json_decref(root);
 	if (rc != 0) {
-		if (!c.prog)
+		if (!c.prog) {
 			snprintf(err, errlen, "%s: out of memory", filename);
+			c.nomem = 1;
+		}
 		program_free(c.prog);
-		return -1;
+		return c.nomem ? WORKLOAD_NOMEM : -1;
 	}
 	*out = c.prog;
 	return 0;

@@ -81,6 +81,9 @@ struct param_override {
 #define WORKLOAD_MAX_COUNT 1000000000LL         /* repeat counts */
 #define WORKLOAD_MAX_US (1000LL * 1000 * 1000 * 1000) /* 11.5 days */
 
+/* Returns 0; -1 for bad input (err names the place); WORKLOAD_NOMEM when
+ * out of memory (err says so: a resource error, not the input's fault). */
+#define WORKLOAD_NOMEM (-2)
 int workload_parse(const char *text, size_t len, const char *filename,
 		   const struct param_override *ov, int nov,
 		   struct program **out, char *err, size_t errlen);

@@ -201,6 +201,19 @@ rc=$?
 [ "$rc" -eq 130 ] && grep -q "interrupted by SIGINT" "$T/err" &&
 	ok "Ctrl-C ends a run whose clock stands still (gosched loop at t=0)" || bad "Ctrl-C in a gosched loop at t=0 (exit $rc)"
 
+# out of memory is a resource error: exit 5, one line, the old trace kept
+echo old >"$T/keep.json"
+if (ulimit -v 200000 && "$GOSIM" -w pingpong -q) >/dev/null 2>&1; then
+	(ulimit -v 200000 && "$GOSIM" -w fanout -D n=20000000 -D work=10us --trace "$T/keep.json" >/dev/null 2>"$T/err")
+	rc=$?
+	[ "$rc" -eq 5 ] && [ "$(cat "$T/keep.json")" = old ] && ! ls "$T" | grep -q '\.tmp\.' && [ "$(wc -l <"$T/err")" -eq 1 ] &&
+		grep -q '^gosim: out of memory for goroutines at t=[0-9]*us; .*keep.json left as it was$' "$T/err" &&
+		ok "out of memory (ulimit -v) exits 5, says so in one line, keeps the old trace" ||
+		bad "out of memory (ulimit -v): exit $rc"
+else
+	echo "skip out of memory under ulimit -v: this build cannot start under a 200 MB address-space limit (AddressSanitizer reserves more)"
+fi
+
 # every signal that ends a run: old trace kept, no temporary file, 128+signal
 for sig in HUP:129 QUIT:131 INT:130; do
 	echo old >"$T/keep.json"

@@ -4,6 +4,7 @@
  * invariant checker after every step. */
 #include <criterion/criterion.h>
 #include <stdio.h>
+#include <sys/resource.h>
 
 #include <string.h>
 
@@ -133,4 +134,27 @@ Test(sim, a_deadlock_lists_each_blocked_goroutine_with_its_wait_reason_and_funct
 	snprintf(want + n, sizeof want - (size_t)n, "\n...and 4 more goroutines");
 	cr_assert_str_eq(r.msg, want);
 	run_result_free(&r);
+}
+
+/* Run in Criterion's own process: a 200 MB address-space limit makes a
+ * 20-million-goroutine fan-out's allocation fail. */
+Test(sim, a_failed_allocation_is_out_of_memory_not_an_invariant)
+{
+#if defined(__SANITIZE_ADDRESS__)
+	cr_skip_test("AddressSanitizer cannot run under an address-space limit; make test runs this");
+#else
+	const char *const d[] = { "n=20000000", "work=10us", NULL };
+	struct program *p = load_builtin("fanout", d);
+	struct rlimit rl = { 200 << 20, 200 << 20 };
+	cr_assert_eq(setrlimit(RLIMIT_AS, &rl), 0);
+	struct sim_config cfg = test_config(2);
+	cfg.check = 0;
+	struct sim_error err;
+	struct sim *s = sim_new(&cfg, p, NULL, &err);
+	cr_assert_not_null(s, "%s", err.msg);
+	cr_assert_eq(sim_run(s), SIM_NOMEM, "%s", sim_message(s));
+	cr_assert_str_eq(sim_message(s), "out of memory for goroutines at t=0us");
+	sim_free(s);
+	program_free(p);
+#endif
 }
