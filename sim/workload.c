@@ -513,13 +513,19 @@ static int parse_top(struct wctx *c, json_t *root)
 		if (!*dst)
 			return nomem(c);
 	}
+	return 0;
+}
+
+/* "procs" after "params", so that "$p" resolves like any operand. */
+static int parse_procs(struct wctx *c, json_t *root)
+{
 	int64_t procs = 1;
 	if (json_object_get(root, "procs")) {
 		if (push_key(c, "procs") || get_count(c, json_object_get(root, "procs"), 1, MAX_PROCS, "\"procs\"", &procs))
 			return -1;
 		pop(c);
 	}
-	p->procs = (int)procs;
+	c->prog->procs = (int)procs;
 	return 0;
 }
 
@@ -601,6 +607,10 @@ int workload_parse(const char *text, size_t len, const char *filename,
 	struct wctx c = { .text = text, .len = len, .file = filename, .err = err, .errlen = errlen };
 	json_error_t jerr;
 	*out = NULL;
+	if (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0) { /* jansson would say "invalid token near ''" */
+		snprintf(err, errlen, "%s:1:1: the workload starts with a UTF-8 byte-order mark; remove it", filename);
+		return -1;
+	}
 	json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
 	if (!root) {
 		int line, col;
@@ -614,6 +624,8 @@ int workload_parse(const char *text, size_t len, const char *filename,
 		rc = parse_top(&c, root);
 	if (rc == 0)
 		rc = parse_params(&c, root, ov, nov);
+	if (rc == 0)
+		rc = parse_procs(&c, root);
 	if (rc == 0)
 		rc = parse_chans(&c, root);
 	if (rc == 0)

@@ -40,6 +40,7 @@ w fewsteps.json '{"main": [{"repeat": 10, "body": [{"gosched": true}]}]}'
 w ovfgo.json '{"main": [{"repeat": 1000000000, "body": [{"repeat": 1000000000, "body": [{"repeat": 1000000000, "body": [{"go": "f"}]}]}]}], "funcs": {"f": []}}'
 w ovfsteps.json '{"main": [{"repeat": 1000000000, "body": [{"repeat": 1000000000, "body": [{"repeat": 1000000000, "body": [{"gosched": true}]}]}]}]}'
 w many.json '{"params": {"n": 10}, "main": [{"repeat": "$n", "body": [{"go": "f"}]}], "funcs": {"f": []}}'
+printf '\357\273\277{"main": []}\n' >bom.json
 mkdir adir
 
 # pattern | arguments (the trace file old.csv is added to every command)
@@ -113,6 +114,7 @@ fewsteps.json: the program takes 11 steps, more than --max-steps=10|-w fewsteps.
 ovfgo.json: the number of goroutines the program starts overflows|-w ovfgo.json
 ovfsteps.json: the number of steps the program takes overflows|-w ovfsteps.json
 --max-steps=0: expected a positive integer|--max-steps=0
+bom.json:1:1: the workload starts with a UTF-8 byte-order mark; remove it|-w bom.json
 EOF2
 
 while IFS='|' read -r pat args; do

@@ -112,3 +112,25 @@ Test(workload, every_builtin_workload_has_a_description_and_its_seed_numbers)
 	cr_assert_eq(p->procs, 1);
 	program_free(p);
 }
+
+Test(workload, procs_may_be_a_parameter_set_by_params_or_d)
+{
+	struct program *p = load_text("{\"params\": {\"p\": 3}, \"procs\": \"$p\", \"main\": []}");
+	cr_assert_eq(p->procs, 3);
+	program_free(p);
+	const char *json = "{\"procs\": \"$p\", \"params\": {\"p\": 3}, \"main\": []}";
+	struct param_override ov[] = { { "p", "6" } };
+	char err[256];
+	cr_assert_eq(workload_parse(json, strlen(json), "w.json", ov, 1, &p, err, sizeof err), 0, "%s", err);
+	cr_assert_eq(p->procs, 6);
+	program_free(p);
+	struct param_override zero[] = { { "p", "0" } };
+	cr_assert_str_eq(error_of(json, zero, 1), "w.json:1:11: \"procs\" must be an integer in 1..256 (set by -D p=0)");
+	cr_assert(strstr(error_of("{\"procs\": \"$q\", \"main\": []}", NULL, 0), "unknown parameter \"$q\""));
+}
+
+Test(workload, a_utf8_byte_order_mark_is_named)
+{
+	cr_assert_str_eq(error_of("\xef\xbb\xbf{\"main\": []}", NULL, 0),
+			 "w.json:1:1: the workload starts with a UTF-8 byte-order mark; remove it");
+}
