@@ -14,7 +14,7 @@ LIB_OBJ = $(SIM:%.c=$(B)/%.o) $(TRACE:%.c=$(B)/%.o) $(B)/workloads.o $(B)/html_p
 TEST_SRC = $(wildcard tests/test_*.c)
 TEST_OBJ = $(TEST_SRC:%.c=$(B)/%.o)
 
-.PHONY: all test unit cli gotrace html chrome replay golden golden-check valgrind check fuzz fuzz-replay bench clean
+.PHONY: all test unit cli gotrace html chrome replay records golden golden-check valgrind check fuzz fuzz-replay bench clean
 all: gosim
 
 gosim: $(B)/gosim
@@ -48,7 +48,7 @@ $(B)/unit: $(LIB_OBJ) $(TEST_OBJ) $(B)/tests/helpers.o
 
 $(B)/tests/%.o: CPPFLAGS += -Isim
 
-test: unit cli html golden-check replay fuzz-replay gotrace chrome
+test: unit cli html golden-check replay records fuzz-replay gotrace chrome
 
 unit: $(B)/unit
 	$(B)/unit --jobs=2
@@ -74,6 +74,10 @@ html: $(B)/gosim
 # Every golden trace and fresh ones replayed: every state on the way is valid.
 replay: $(B)/gosim
 	sh tests/replay.sh $(B)/gosim
+
+# Every field written is documented; CSV reads as typed data (pandas).
+records: $(B)/gosim
+	sh tests/records.sh $(B)/gosim
 
 # --format=chrome parsed and checked against gosim's own records.
 chrome: $(B)/gosim

@@ -62,7 +62,23 @@ static inline char *tr_put_i(char *p, int64_t v)
 	return p;
 }
 
-#define TRACE_MAX_RECORD 400 /* longer than any record of json, jsonl or csv */
+#define TRACE_MAX_RECORD 400 /* longer than any record's fixed fields in json, jsonl or csv */
+
+/* The program's names, quoted once for the record formats: each function
+ * and channel as a JSON string and as a CSV field (record.c). */
+struct trace_names {
+	int nfuncs, nchans;
+	char **fn_json, **fn_csv, **chan_json, **chan_csv;
+};
+int trace_names_init(struct trace_names *nm, const struct trace_meta *m);
+void trace_names_release(struct trace_names *nm);
+/* The names a record carries: its function (new records) and, when it
+ * waits on a channel, the channel; NULL where it has none. */
+const char *trace_record_fn(const struct trace_names *nm, const struct sim_event *e, int csv);
+const char *trace_record_chan(const struct trace_names *nm, const struct sim_event *e, int csv);
+/* One record as a JSON object, names included, between pre and post. */
+int trace_record_json(struct trace_out *o, const struct trace_names *nm, const struct sim_event *e,
+		      const char *pre, size_t npre, const char *post, size_t npost);
 
 /* The record's state names (sim_place_name, sim_mstate_name, sim_pstate_name by kind). */
 const char *trace_state_name(const struct sim_event *e, int v);

@@ -1,67 +1,82 @@
 /* csv.c: the csv back end: a fixed header, then one record per line
- * (docs/trace-format.md). */
+ * (docs/trace-format.md). Every integer column is an integer in every row
+ * (-1 where the kind has none), so a reader infers integer types; the text
+ * columns are empty where the kind has none, and names are quoted as
+ * RFC 4180 says when they hold a comma, quote or line break. */
+#include <stdlib.h>
+
 #include "backend.h"
 
-static const char csv_header[] = "t,seq,ev,g,p,m,from,to,from_p,reason,victim,n,runnext,from_m,ran_us\n";
+static const char csv_header[] =
+	"t,seq,ev,g,p,m,from,to,from_p,reason,victim,n,runnext,from_m,ran_us,by_m,by_p,fn,wait,chan\n";
+
+struct csv_state {
+	struct trace_out *o;
+	struct trace_names names;
+};
 
 static void *csv_open(struct trace_out *o, const struct trace_meta *m)
 {
-	(void)m;
+	struct csv_state *c = calloc(1, sizeof *c);
+	if (!c)
+		return NULL;
+	c->o = o;
+	if (trace_names_init(&c->names, m) != 0) {
+		free(c);
+		return NULL;
+	}
 	trace_out_put(o, csv_header, sizeof csv_header - 1);
-	return o;
+	return c;
 }
 
-/* t,seq,ev,g,p,m,from,to,from_p,reason,victim,n,runnext,from_m,ran_us */
+static char *col_i(char *p, int have, int64_t v) { return tr_put_s(tr_put_i(p, have ? v : -1), ","); }
+static char *col_s(char *p, int have, const char *v) { return tr_put_s(have ? tr_put_s(p, v) : p, ","); }
+
+/* The fixed columns, t .. wait, each followed by its comma. */
 static int event_csv(char *buf, const struct sim_event *e)
 {
-	char *p = tr_put_i(buf, e->t);
-	*p++ = ',';
-	p = tr_put_i(p, (int64_t)e->seq);
-	*p++ = ',';
-	p = tr_put_s(p, sim_ev_name(e->ev));
-	*p++ = ',';
-	p = tr_put_i(p, e->g);
-	*p++ = ',';
-	p = tr_put_i(p, e->p);
-	*p++ = ',';
-	p = tr_put_i(p, e->m);
-	*p++ = ',';
-	int state = e->ev == EV_G || e->ev == EV_M || e->ev == EV_P;
-	if (state)
-		p = tr_put_s(p, trace_state_name(e, e->from));
-	*p++ = ',';
-	if (state)
-		p = tr_put_s(p, trace_state_name(e, e->to));
-	*p++ = ',';
-	if (e->ev == EV_G)
-		p = tr_put_s(tr_put_i(p, e->from_p), ",");
-	else
-		*p++ = ',';
-	if (e->ev == EV_G)
-		p = tr_put_s(p, sim_reason_name(e->reason));
-	*p++ = ',';
-	if (e->ev == EV_STEAL)
-		p = tr_put_i(p, e->victim);
-	*p++ = ',';
-	if (e->ev == EV_STEAL || e->ev == EV_SPILL)
-		p = tr_put_i(p, e->n);
-	*p++ = ',';
-	if (e->ev == EV_STEAL)
-		p = tr_put_i(p, e->runnext);
-	*p++ = ',';
-	if (e->ev == EV_HANDOFF)
-		p = tr_put_i(p, e->from_m);
-	*p++ = ',';
-	if (e->ev == EV_PREEMPT)
-		p = tr_put_i(p, e->ran_us);
-	*p++ = '\n';
+	int g = e->ev == EV_G, state = g || e->ev == EV_M || e->ev == EV_P;
+	int steal = e->ev == EV_STEAL;
+	char *p = col_i(buf, 1, e->t);
+	p = col_i(p, 1, (int64_t)e->seq);
+	p = col_s(p, 1, sim_ev_name(e->ev));
+	p = col_i(p, 1, e->g);
+	p = col_i(p, 1, e->p);
+	p = col_i(p, 1, e->m);
+	p = col_s(p, state, trace_state_name(e, e->from));
+	p = col_s(p, state, trace_state_name(e, e->to));
+	p = col_i(p, g, e->from_p);
+	p = col_s(p, g, sim_reason_name(e->reason));
+	p = col_i(p, steal, e->victim);
+	p = col_i(p, steal || e->ev == EV_SPILL, e->n);
+	p = col_i(p, steal, e->runnext);
+	p = col_i(p, e->ev == EV_HANDOFF, e->from_m);
+	p = col_i(p, e->ev == EV_PREEMPT, e->ran_us);
+	p = col_i(p, 1, e->by_m);
+	p = col_i(p, 1, e->by_p);
 	return (int)(p - buf);
 }
 
 static int csv_event(void *st, const struct sim_event *e)
 {
+	struct csv_state *c = st;
 	char buf[TRACE_MAX_RECORD];
-	return trace_out_put(st, buf, (size_t)event_csv(buf, e));
+	int n = event_csv(buf, e);
+	const char *fn = trace_record_fn(&c->names, e, 1), *ch = trace_record_chan(&c->names, e, 1);
+	const char *wait = e->ev == EV_G && e->wait ? sim_waitreason_name(e->wait) : "";
+	if (!fn && !ch && !*wait) {
+		buf[n++] = ',';
+		buf[n++] = ',';
+		buf[n++] = '\n';
+		return trace_out_put(c->o, buf, (size_t)n);
+	}
+	trace_out_put(c->o, buf, (size_t)n);
+	trace_out_puts(c->o, fn ? fn : "");
+	trace_out_put(c->o, ",", 1);
+	trace_out_puts(c->o, wait);
+	trace_out_put(c->o, ",", 1);
+	trace_out_puts(c->o, ch ? ch : "");
+	return trace_out_put(c->o, "\n", 1);
 }
 
 static int csv_close(void *st, const struct sim_summary *sum)
@@ -71,7 +86,13 @@ static int csv_close(void *st, const struct sim_summary *sum)
 	return 0;
 }
 
-static void csv_release(void *st) { (void)st; }
+static void csv_release(void *st)
+{
+	struct csv_state *c = st;
+	if (c)
+		trace_names_release(&c->names);
+	free(c);
+}
 
 static const char *const csv_suffixes[] = { ".csv", NULL };
 

@@ -7,6 +7,7 @@
 
 struct json_state {
 	struct trace_out *o;
+	struct trace_names names;
 	int64_t n;
 };
 
@@ -16,6 +17,10 @@ static void *json_open(struct trace_out *o, const struct trace_meta *m)
 	if (!j)
 		return NULL;
 	j->o = o;
+	if (trace_names_init(&j->names, m) != 0) {
+		free(j);
+		return NULL;
+	}
 	char head[128];
 	int n = snprintf(head, sizeof head, "{\"gosim\":{\"version\":\"%s\",\"schema\":%d},\"config\":",
 			 GOSIM_VERSION, TRACE_SCHEMA);
@@ -28,11 +33,7 @@ static void *json_open(struct trace_out *o, const struct trace_meta *m)
 static int json_event(void *st, const struct sim_event *e)
 {
 	struct json_state *j = st;
-	char buf[TRACE_MAX_RECORD + 8];
-	size_t off = j->n++ > 0 ? 2 : 0;
-	memcpy(buf, ",\n", off);
-	int n = trace_event_json(buf + off, sizeof buf - off, e);
-	return n < 0 ? -1 : trace_out_put(j->o, buf, (size_t)n + off);
+	return trace_record_json(j->o, &j->names, e, ",\n", j->n++ > 0 ? 2 : 0, "", 0);
 }
 
 static int json_close(void *st, const struct sim_summary *sum)
@@ -47,7 +48,13 @@ static int json_close(void *st, const struct sim_summary *sum)
 	return rc;
 }
 
-static void json_release(void *st) { free(st); }
+static void json_release(void *st)
+{
+	struct json_state *j = st;
+	if (j)
+		trace_names_release(&j->names);
+	free(j);
+}
 
 static const char *const json_suffixes[] = { ".json", NULL };
 

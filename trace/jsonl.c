@@ -4,20 +4,28 @@
 
 #include "backend.h"
 
+struct jsonl_state {
+	struct trace_out *o;
+	struct trace_names names;
+};
+
 static void *jsonl_open(struct trace_out *o, const struct trace_meta *m)
 {
-	(void)m;
-	return o;
+	struct jsonl_state *j = calloc(1, sizeof *j);
+	if (!j)
+		return NULL;
+	j->o = o;
+	if (trace_names_init(&j->names, m) != 0) {
+		free(j);
+		return NULL;
+	}
+	return j;
 }
 
 static int jsonl_event(void *st, const struct sim_event *e)
 {
-	char buf[TRACE_MAX_RECORD + 8];
-	int n = trace_event_json(buf, sizeof buf - 1, e);
-	if (n < 0)
-		return -1;
-	buf[n++] = '\n';
-	return trace_out_put(st, buf, (size_t)n);
+	struct jsonl_state *j = st;
+	return trace_record_json(j->o, &j->names, e, "", 0, "\n", 1);
 }
 
 static int jsonl_close(void *st, const struct sim_summary *sum)
@@ -27,7 +35,13 @@ static int jsonl_close(void *st, const struct sim_summary *sum)
 	return 0;
 }
 
-static void jsonl_release(void *st) { (void)st; }
+static void jsonl_release(void *st)
+{
+	struct jsonl_state *j = st;
+	if (j)
+		trace_names_release(&j->names);
+	free(j);
+}
 
 static const char *const jsonl_suffixes[] = { ".jsonl", NULL };
 

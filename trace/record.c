@@ -1,5 +1,8 @@
 /* record.c: one gosim record as a JSON object, shared by the json and
- * jsonl back ends (docs/trace-format.md lists the fields). */
+ * jsonl back ends, and the program's names quoted for the record formats
+ * (docs/trace-format.md lists the fields). */
+#include <jansson.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "backend.h"
@@ -20,6 +23,11 @@ static char *put_kv_s(char *p, const char *key, const char *v)
 	return p;
 }
 
+static int is_chan_wait(const struct sim_event *e)
+{
+	return e->wait == WR_CHAN_RECV || e->wait == WR_CHAN_SEND;
+}
+
 int trace_event_json(char *buf, size_t len, const struct sim_event *e)
 {
 	if (len < TRACE_MAX_RECORD)
@@ -30,12 +38,18 @@ int trace_event_json(char *buf, size_t len, const struct sim_event *e)
 	p = put_kv_i(p, ",\"g\":", e->g);
 	p = put_kv_i(p, ",\"p\":", e->p);
 	p = put_kv_i(p, ",\"m\":", e->m);
+	p = put_kv_i(p, ",\"by_m\":", e->by_m);
+	p = put_kv_i(p, ",\"by_p\":", e->by_p);
 	switch (e->ev) {
 	case EV_G:
 		p = put_kv_s(p, ",\"from\":\"", sim_place_name(e->from));
 		p = put_kv_s(p, ",\"to\":\"", sim_place_name(e->to));
 		p = put_kv_i(p, ",\"from_p\":", e->from_p);
 		p = put_kv_s(p, ",\"reason\":\"", sim_reason_name(e->reason));
+		if (e->wait)
+			p = put_kv_s(p, ",\"wait\":\"", sim_waitreason_name(e->wait));
+		if (e->obj >= 0 && !is_chan_wait(e))
+			p = put_kv_i(p, ",\"obj\":", e->obj);
 		break;
 	case EV_STEAL:
 		p = put_kv_i(p, ",\"victim\":", e->victim);
@@ -57,4 +71,117 @@ int trace_event_json(char *buf, size_t len, const struct sim_event *e)
 	}
 	*p++ = '}';
 	return (int)(p - buf);
+}
+
+/* ---- names ---------------------------------------------------------- */
+
+static char *json_quoted(const char *s)
+{
+	json_t *j = json_string(s);
+	char *q = j ? json_dumps(j, JSON_ENCODE_ANY) : NULL;
+	json_decref(j);
+	return q;
+}
+
+/* RFC 4180: a field with a comma, quote or line break is quoted, quotes doubled. */
+static char *csv_quoted(const char *s)
+{
+	size_t n = strlen(s), extra = 0;
+	int quote = strpbrk(s, ",\"\r\n") != NULL;
+	for (const char *c = s; *c; c++)
+		extra += *c == '"';
+	char *q = malloc(n + extra + 3), *p = q;
+	if (!q)
+		return NULL;
+	if (quote)
+		*p++ = '"';
+	for (const char *c = s; *c; c++) {
+		if (*c == '"')
+			*p++ = '"';
+		*p++ = *c;
+	}
+	if (quote)
+		*p++ = '"';
+	*p = 0;
+	return q;
+}
+
+static int quote_all(char ***json, char ***csv, int n, const char *const *names)
+{
+	*json = calloc((size_t)n + 1, sizeof **json);
+	*csv = calloc((size_t)n + 1, sizeof **csv);
+	if (!*json || !*csv)
+		return -1;
+	for (int i = 0; i < n; i++)
+		if (!((*json)[i] = json_quoted(names[i])) || !((*csv)[i] = csv_quoted(names[i])))
+			return -1;
+	return 0;
+}
+
+int trace_names_init(struct trace_names *nm, const struct trace_meta *m)
+{
+	*nm = (struct trace_names){ .nfuncs = m->func_names ? m->nfuncs : 0,
+				    .nchans = m->chan_names ? m->nchans : 0 };
+	if (quote_all(&nm->fn_json, &nm->fn_csv, nm->nfuncs, m->func_names) != 0 ||
+	    quote_all(&nm->chan_json, &nm->chan_csv, nm->nchans, m->chan_names) != 0) {
+		trace_names_release(nm);
+		return -1;
+	}
+	return 0;
+}
+
+static void free_all(char **v, int n)
+{
+	for (int i = 0; v && i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+void trace_names_release(struct trace_names *nm)
+{
+	free_all(nm->fn_json, nm->nfuncs);
+	free_all(nm->fn_csv, nm->nfuncs);
+	free_all(nm->chan_json, nm->nchans);
+	free_all(nm->chan_csv, nm->nchans);
+	*nm = (struct trace_names){ 0 };
+}
+
+const char *trace_record_fn(const struct trace_names *nm, const struct sim_event *e, int csv)
+{
+	if (e->ev != EV_G || e->from != PL_NEW || e->fn < 0 || e->fn >= nm->nfuncs)
+		return NULL;
+	return csv ? nm->fn_csv[e->fn] : nm->fn_json[e->fn];
+}
+
+const char *trace_record_chan(const struct trace_names *nm, const struct sim_event *e, int csv)
+{
+	if (e->ev != EV_G || !is_chan_wait(e) || e->obj < 0 || e->obj >= nm->nchans)
+		return NULL;
+	return csv ? nm->chan_csv[e->obj] : nm->chan_json[e->obj];
+}
+
+int trace_record_json(struct trace_out *o, const struct trace_names *nm, const struct sim_event *e,
+		      const char *pre, size_t npre, const char *post, size_t npost)
+{
+	char buf[TRACE_MAX_RECORD + 16];
+	memcpy(buf, pre, npre);
+	int n = trace_event_json(buf + npre, sizeof buf - npre, e);
+	if (n < 0)
+		return -1;
+	const char *fn = trace_record_fn(nm, e, 0), *ch = trace_record_chan(nm, e, 0);
+	if (!fn && !ch) {
+		memcpy(buf + npre + (size_t)n, post, npost);
+		return trace_out_put(o, buf, npre + (size_t)n + npost);
+	}
+	trace_out_put(o, buf, npre + (size_t)n - 1); /* all but the closing brace */
+	if (fn) {
+		trace_out_puts(o, ",\"fn\":");
+		trace_out_puts(o, fn);
+	}
+	if (ch) {
+		trace_out_puts(o, ",\"chan\":");
+		trace_out_puts(o, ch);
+	}
+	trace_out_put(o, "}", 1);
+	return trace_out_put(o, post, npost);
 }

@@ -34,7 +34,7 @@ struct program; /* sim/workload.h */
 enum trace_format { TRACE_FORMATS(TRACE_ENUM) TRACE__N };
 #undef TRACE_ENUM
 
-#define TRACE_SCHEMA 2
+#define TRACE_SCHEMA 3
 
 /* What a back end is told before the first event. Valid only during
  * trace_open(): a back end copies what it keeps. */
