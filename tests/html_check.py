@@ -7,9 +7,12 @@ that the page references nothing outside itself and that the records it
 embeds are the JSON trace's, field for field; then opens the page in
 headless Chromium at several moments (#t=T, #e=SEQ, #g=G) and compares
 every P card's data-status, data-running, data-runnext, data-runq and
-data-schedtick and the global queue's data-globrunq with the state a
-replay of the JSON trace (below, written apart from the page's own) gives
-at that moment. One screenshot per workload goes to the build directory.
+data-schedtick, the global queue's data-globrunq and the blocked
+goroutines with the state a replay of the JSON trace (below, written apart
+from the page's own) gives at that moment. The replay's schedtick is
+checked against the simulator's own (scheddetail). One screenshot per
+workload goes to the build directory. A run past the page's record cap
+keeps exactly the cap.
 
 Usage: html_check.py GOSIM OUTDIR
 Without Chromium the browser half is skipped with a message."""
@@ -245,6 +248,32 @@ def chromium(browser, args, url):
     return r.stdout, errs
 
 
+def check_schedtick(gosim, wl, trace):
+    """The replay's schedtick (and so the page's) against the simulator's
+    own counter: scheddetail's P lines. A SCHED line labelled X ms is
+    printed at a sysmon pass in [X, X+1) ms, so each P's printed schedtick
+    must lie between the replay's at X ms and at X+1 ms."""
+    err = subprocess.run([gosim, '-w', wl, '-q', '--schedtrace=1', '--scheddetail'], capture_output=True,
+                         text=True).stderr
+    lines = re.split(r'^SCHED ', err, flags=re.M)[1:]
+    want = {int(re.match(r'(\d+)ms', b).group(1)):
+            {int(p): int(t) for p, t in re.findall(r'^  P(\d+): status=\d+ schedtick=(\d+)', b, re.M)}
+            for b in lines}
+    s, ev, k, at = State(trace['config']['procs']), trace['events'], 0, {}
+    for ms in range(0, max(want, default=-1) + 2):
+        while k < len(ev) and ev[k]['t'] < ms * 1000:
+            s.apply(ev[k])
+            k += 1
+        at[ms] = list(s.schedtick)
+    if not want:
+        fail('%s: no SCHED lines' % wl)
+    for ms, ticks in want.items():
+        for p, t in ticks.items():
+            if not at[ms][p] <= t <= at[ms + 1][p]:
+                fail('%s: SCHED %dms P%d schedtick=%d, the records give %d..%d' % (wl, ms, p, t, at[ms][p],
+                                                                                at[ms + 1][p]))
+
+
 def check_cap(gosim, out):
     """A run past the cap: the page keeps the first HTML_MAX_EVENTS records
     (trace/html.c), counts the rest, and the summary still comes."""
@@ -284,6 +313,7 @@ def main():
         with open(hpath, encoding='utf-8') as f:
             text = f.read()
         check_self_contained(hpath, text)
+        check_schedtick(gosim, wl, trace)
         blocks = data_blocks(text)
         if blocks:
             check_records(wl, trace, blocks)
