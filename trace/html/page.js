@@ -412,7 +412,14 @@ function describeG(j) {
 		return to === 'running' ? g + ' returned from its system call and runs on P' + p + ' (M' + m + ')'
 			: g + ' returned from its system call, found no P and went to ' + toW + '; its M sleeps';
 	case 'exit': return g + ' finished';
-	default: return g + ': ' + fromW + ' → ' + toW + (r && r !== 'none' ? ' (' + r + ')' : '');
+	case 'sleep': return g + ' went to sleep (a timer will wake it)';
+	case 'timer': return g + "'s timer fired: woken, put in " + toW;
+	default:
+		if (to === 'waiting')
+			return g + ' parked: ' + placeOfWait(j) + (r && r !== placeOfWait(j) ? ' (' + r + ')' : '');
+		if (from === 'waiting')
+			return g + ' woken' + (r ? ' (' + r + ')' : '') + ', put in ' + toW;
+		return g + ': ' + fromW + ' → ' + toW + (r ? ' (' + r + ')' : '');
 	}
 }
 function stateName(j, v) {
