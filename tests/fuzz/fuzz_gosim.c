@@ -1,10 +1,15 @@
 /* fuzz_gosim.c: a libFuzzer target over gosim's inputs. An input starting
  * with '-' is a command line (arguments separated by newlines) for the
- * option parser; anything else is a workload file, which is compiled and,
+ * option parser; one starting with '#' picks a large generated workload
+ * (gen_workload: deep go chains, many functions and channels, nesting at
+ * and past the limits), so a few bytes of corpus keep the walks, the name
+ * tables and the error positions covered at sizes no hand-written file
+ * reaches; anything else is a workload file, which is compiled and,
  * if it is small, simulated with the invariant checker on in modes the
  * input picks: the model must finish or die the way a Go program does,
  * never break an invariant, use exactly the CPU work requested, and give
  * the same trace whether sysmon skips idle passes or runs every one. */
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -97,11 +102,93 @@ static void fuzz_workload(const uint8_t *data, size_t size)
 	program_free(p);
 }
 
+struct gen {
+	char *s;
+	size_t n, cap;
+};
+
+static void put(struct gen *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(struct gen *g, const char *fmt, ...)
+{
+	va_list ap;
+	for (;;) {
+		va_start(ap, fmt);
+		int k = vsnprintf(g->s ? g->s + g->n : NULL, g->s ? g->cap - g->n : 0, fmt, ap);
+		va_end(ap);
+		if (k < 0)
+			abort();
+		if (g->s && g->n + (size_t)k < g->cap) {
+			g->n += (size_t)k;
+			return;
+		}
+		g->cap = g->cap ? g->cap * 2 : 1 << 16;
+		if (!(g->s = realloc(g->s, g->cap)))
+			abort();
+	}
+}
+
+/* "#" SHAPE N0 N1 V: a workload of size N = N0 + 256 * N1 (times 4 for the
+ * chain, up to 262,140 functions), shaped by SHAPE % 4:
+ * 0: main starts f0, fi starts fi+1; V bit 0: the last starts f0 again (a
+ *    cycle); bit 1: each go sits in a repeat of count V / 4 % 3;
+ * 1: N functions and N channels (capacity V % 2), declared in reverse; main
+ *    starts every fi, fi sends on c((i * 7) % N) and receives on ci;
+ * 2: repeats nested N % 40 deep (past 32 is refused) around a gosched;
+ * 3: a function whose body is an array nested N % 3000 deep (past
+ *    jansson's 2,048 is refused), then an unknown operation in main (the
+ *    error's position is found by skipping the deep value). */
+static void gen_workload(const uint8_t *d, size_t size, struct gen *g)
+{
+	uint8_t b[5] = { 0 };
+	memcpy(b, d, size < 5 ? size : 5);
+	unsigned shape = b[1] % 4, n = b[2] + 256u * b[3], v = b[4];
+	if (shape == 0) {
+		n = n * 4 + 1;
+		const char *open = v & 2 ? "[{\"repeat\": " : "[", *close = v & 2 ? "]}]" : "]";
+		char cnt[32] = "";
+		if (v & 2)
+			snprintf(cnt, sizeof cnt, "%u, \"body\": [", v / 4 % 3);
+		put(g, "{\"main\": [{\"go\": \"f0\"}], \"funcs\": {");
+		for (unsigned i = 0; i + 1 < n; i++)
+			put(g, "\"f%u\": %s%s{\"go\": \"f%u\"}%s,\n", i, open, cnt, i + 1, close);
+		put(g, v & 1 ? "\"f%u\": [{\"go\": \"f0\"}]}}" : "\"f%u\": [{\"run\": 10}]}}", n - 1);
+	} else if (shape == 1) {
+		n = n ? n : 1;
+		put(g, "{\"chans\": {");
+		for (unsigned i = n; i-- > 0;)
+			put(g, "\"c%u\": %u%s", i, v % 2, i ? ", " : "},\n\"main\": [");
+		for (unsigned i = 0; i < n; i++)
+			put(g, "{\"go\": \"f%u\"}%s", i, i + 1 < n ? ", " : "],\n\"funcs\": {");
+		for (unsigned i = n; i-- > 0;)
+			put(g, "\"f%u\": [{\"send\": \"c%u\"}, {\"recv\": \"c%u\"}]%s", i, (i * 7) % n, i, i ? ",\n" : "}}");
+	} else if (shape == 2) {
+		put(g, "{\"main\": ");
+		for (unsigned i = 0; i < n % 40; i++)
+			put(g, "[{\"repeat\": 2, \"body\": ");
+		put(g, "[{\"gosched\": true}]");
+		for (unsigned i = 0; i < n % 40; i++)
+			put(g, "}]");
+		put(g, "}");
+	} else {
+		put(g, "{\"funcs\": {\"a\": ");
+		for (unsigned i = 0; i < n % 3000; i++)
+			put(g, "[");
+		for (unsigned i = 0; i < n % 3000; i++)
+			put(g, "]");
+		put(g, "}, \"main\": [{\"jump\": 1}]}");
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	if (size > 0 && data[0] == '-')
+	if (size > 0 && data[0] == '-') {
 		fuzz_options(data, size);
-	else
+	} else if (size > 0 && data[0] == '#') {
+		struct gen g = { 0 };
+		gen_workload(data, size, &g);
+		fuzz_workload((const uint8_t *)g.s, g.n);
+		free(g.s);
+	} else
 		fuzz_workload(data, size);
 	return 0;
 }
