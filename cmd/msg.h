@@ -1,8 +1,9 @@
 /* msg.h: the one place gosim's messages to the user are printed.
  *
  * A message is one line: "gosim: " and the text, in which every byte that
- * could break the line or drive the terminal is quoted: control bytes as
- * \n, \t, \r or \xHH, C1 controls and bytes that are not UTF-8 as \xHH.
+ * could break the line or drive the terminal is quoted (sim/quote.h):
+ * control bytes as \n, \t, \r or \xHH, C1 controls and bytes that are
+ * not UTF-8 as \xHH.
  * The text has no length limit (it is formatted into a buffer of its own
  * size), so a long path never cuts off the problem after it. stderr is
  * flushed after each message, so a message lands after the SCHED lines

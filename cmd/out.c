@@ -160,15 +160,24 @@ static int same_file(const struct stat *a, const struct stat *b)
 	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
 }
 
+/* The target is the file our stdout is open on (/dev/stdout, or
+ * --trace=t.json >t.json): write it as "-", through stdout, so the two
+ * never overwrite each other (the summary then goes to stderr). */
+static int open_our_stdout(struct out *o, const struct stat *st)
+{
+	struct stat out;
+	if (fstat(STDOUT_FILENO, &out) != 0 || !same_file(st, &out))
+		return -1;
+	o->f = stdout;
+	o->to_stdout = 1;
+	return 0;
+}
+
 /* Writes in place: a device, a FIFO, a descriptor through /proc. */
 static int open_in_place(struct out *o, const struct stat *st)
 {
-	struct stat out;
-	if (st && fstat(STDOUT_FILENO, &out) == 0 && same_file(st, &out)) {
-		o->f = stdout; /* /dev/stdout: our own stdout, written as "-" */
-		o->to_stdout = 1;
+	if (open_our_stdout(o, st) == 0)
 		return 0;
-	}
 	o->f = fopen(o->target, "w");
 	return o->f ? 0 : -1;
 }
@@ -200,6 +209,8 @@ static int open_target(struct out *o, const char *path, const struct stat *input
 	}
 	if (magic || !S_ISREG(st.st_mode))
 		return open_in_place(o, &st);
+	if (open_our_stdout(o, &st) == 0)
+		return 0;
 	if (access(o->target, W_OK) != 0)
 		return -1; /* write-protected: cp refuses too (root may) */
 	o->copy_back = st.st_nlink > 1;

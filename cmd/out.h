@@ -19,7 +19,8 @@
  *   during that copy can leave it partial;
  * - what is not a regular file (a device, a FIFO) and a descriptor named
  *   through /proc (/dev/stdout, /dev/fd/N, /proc/self/fd/N) are written in
- *   place; a descriptor that is our own stdout is written as "-" is.
+ *   place; a target that is our own stdout (/dev/stdout, or --trace=t.json
+ *   >t.json) is written as "-" is.
  * "-" is stdout. The temporary name fits NAME_MAX whatever the target's. */
 #ifndef GOSIM_OUT_H
 #define GOSIM_OUT_H

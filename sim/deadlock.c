@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "quote.h"
 #include "state.h"
 
 #define DEADLOCK_SHOWN 10
@@ -61,7 +62,10 @@ char *sim_deadlock_text(const struct sim *s)
 		shown++;
 		snprintf(line, sizeof line, "\ngoroutine %d [", goid(gi));
 		put(&t, line, gp->status == G_WAITING ? sim_waitreason_name(gp->waitreason) : "runnable", "]:\n");
-		put(&t, "main.", s->prog->funcs[gp->fn].name, "()\n");
+		char *name = quote_dup(s->prog->funcs[gp->fn].name); /* one line per frame */
+		t.failed |= !name;
+		put(&t, "main.", name ? name : "", "()\n");
+		free(name);
 	}
 	if (waiting > shown) {
 		snprintf(line, sizeof line, "\n...and %lld more goroutines\n", (long long)(waiting - shown));

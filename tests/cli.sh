@@ -82,6 +82,10 @@ printf '{"name": "a\\u001b[2Jb\\nc", "main": [{"run": 10}]}' >"$T/ctl.json"
 "$GOSIM" -w "$T/ctl.json" >"$T/out" 2>"$T/err"
 head -1 "$T/out" | grep -qF 'gosim: a\x1b[2Jb\nc, 1 P' && ! grep -q "$(printf '\033')" "$T/out" &&
 	ok "a workload's name is quoted in the summary" || bad "name quoted in the summary"
+printf '{"chans": {"c": 0}, "main": [{"go": "w\\u001bx\\ny"}, {"recv": "c"}], "funcs": {"w\\u001bx\\ny": [{"recv": "c"}]}}' >"$T/ctldead.json"
+"$GOSIM" -w "$T/ctldead.json" -q 2>"$T/err"
+grep -qxF 'main.w\x1bx\ny()' "$T/err" && ! grep -q "$(printf '\033')" "$T/err" &&
+	ok "a function name in the deadlock report is quoted on its line" || bad "deadlock report quotes names"
 long=$T
 for i in 1 2 3 4; do long=$long/$(printf '%0250d' $i); done
 mkdir -p "$long"
