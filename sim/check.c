@@ -122,6 +122,26 @@ static int check_timers(struct sim *s, int32_t pi, int64_t *ntimers)
 	return 0;
 }
 
+/* The poller: every G whose data arrived is still waiting in IO wait, and
+ * netpollWaiters counts the Gs in IO wait. */
+static int check_netpoll(struct sim *s)
+{
+	int64_t n = 0, waiters = 0;
+	for (int32_t gi = s->netready.head; gi >= 0; gi = s->allg[gi].schedlink, n++)
+		if (n > s->ng || s->allg[gi].place != PL_WAITING || s->allg[gi].waitreason != WR_IO_WAIT) {
+			sim_broken(s, "the poller's ready list holds G%d, which is not in IO wait", goid(gi));
+			return -1;
+		}
+	for (int32_t gi = 0; gi < s->ng; gi++)
+		waiters += s->allg[gi].place == PL_WAITING && s->allg[gi].waitreason == WR_IO_WAIT;
+	if (n != s->netready.size || waiters != s->netpoll_waiters) {
+		sim_broken(s, "the poller records %lld ready and %lld waiting, but holds %lld and %lld",
+			   (long long)s->netready.size, (long long)s->netpoll_waiters, (long long)n, (long long)waiters);
+		return -1;
+	}
+	return 0;
+}
+
 static int check_p(struct sim *s, int32_t pi, int64_t *nqueued)
 {
 	const struct p *pp = &s->allp[pi];
@@ -189,7 +209,7 @@ static int check_all(struct sim *s)
 			return -1;
 	if (check_gqueue(s, &s->runq, PL_GLOBAL, "the global queue") != 0)
 		return -1;
-	if (park_each_queue(s, check_waitq) != 0 || check_waiting(s) != 0)
+	if (park_each_queue(s, check_waitq) != 0 || check_waiting(s) != 0 || check_netpoll(s) != 0)
 		return -1;
 	if (nqueued != s->nqueued) {
 		sim_broken(s, "nqueued is %lld but the queues hold %lld", (long long)s->nqueued, (long long)nqueued);

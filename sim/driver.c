@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "exec.h"
+#include "netpoll.h"
 #include "park.h"
 #include "proc.h"
 #include "runq.h"
@@ -110,7 +111,7 @@ struct sim *sim_new(const struct sim_config *cfg, const struct program *prog,
 	s->nprocs = cfg->procs;
 	s->pidle = s->midle = s->actor_m = -1;
 	s->sudogfree = -1;
-	s->runq = (struct gqueue){ -1, -1, 0 };
+	s->runq = s->netready = (struct gqueue){ -1, -1, 0 };
 	s->lasttrace = s->starttime = -1;
 	s->sysmon_deadline = INT64_MAX;
 	s->sum.procs = cfg->procs;
@@ -146,8 +147,12 @@ static void handle(struct sim *s, const struct evq_item *it)
 		sim_act(s, s->allg[it->id].m); /* the M in the syscall */
 		exec_syscall_done(s, it->id);
 	}
-	else /* EVQ_TIMER: an instant at a P's earliest timer; the scheduler runs it */
+	else if (it->kind == EVQ_NET_READY)
+		netpoll_ready(s, it->id, it->gen);
+	else { /* EVQ_TIMER: an instant at a P's earliest timer; the scheduler runs it */
+		netpoll_timer_wake(s); /* findRunnable's pollUntil */
 		timer_wake(s, it->id);
+	}
 	sim_check(s);
 }
 

@@ -15,13 +15,13 @@
 
 #include <stdint.h>
 
-enum evq_kind { EVQ_CPU_DONE, EVQ_SYSCALL_DONE, EVQ_TIMER };
+enum evq_kind { EVQ_CPU_DONE, EVQ_SYSCALL_DONE, EVQ_TIMER, EVQ_NET_READY };
 
 struct evq_item {
 	int64_t t;
 	uint64_t seq;
 	uint64_t gen;
-	int32_t id;   /* P for EVQ_CPU_DONE and EVQ_TIMER, G for EVQ_SYSCALL_DONE */
+	int32_t id;   /* P for EVQ_CPU_DONE and EVQ_TIMER, G for EVQ_SYSCALL_DONE and EVQ_NET_READY */
 	int32_t slot; /* the keyed slot, or -1 */
 	uint8_t kind;
 };

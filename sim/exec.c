@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "park.h"
+#include "netpoll.h"
 #include "timer.h"
 
 #include "chan.h"
@@ -204,6 +205,22 @@ static int op_sleep(struct sim *s, int32_t gi, const struct op *op)
 	int32_t pi = gp->p;
 	park_gopark(s, gi, WR_SLEEP, R_SLEEP, -1);
 	timer_add(s, pi, gi, s->now + op->val, PARAM_OK);
+	return 0;
+}
+
+/* A network read whose data arrives op->val from now: the G parks in the
+ * netpoller (waitReasonIOWait), holding no M. Data already there (0)
+ * returns at once. */
+static int op_net(struct sim *s, int32_t gi, const struct op *op)
+{
+	struct g *gp = &s->allg[gi];
+	if (resumed(gp))
+		return 1;
+	if (op->val == 0) {
+		gp->pc++;
+		return 1;
+	}
+	netpoll_wait(s, gi, s->now + op->val);
 	return 0;
 }
 

@@ -152,8 +152,7 @@ static void handoff_startm(struct sim *s, int32_t pi, int32_t from_m, int spinni
  * concurrency); (8) the last running P, and no M blocked in netpoll ->
  * startm so someone polls; (9) otherwise the P goes idle.
  * Simplification: cases 2, 3, 5, 6 (trace reader, GC workers, stop the
- * world, safe-point functions) do not exist in the model; no M ever blocks
- * in netpoll, so lastpoll != 0 always holds. */
+ * world, safe-point functions) do not exist in the model. */
 void sched_handoffp(struct sim *s, int32_t pi, int32_t from_m)
 {
 	if (!runq_empty(s, pi) || s->runq.size != 0) {
@@ -164,7 +163,7 @@ void sched_handoffp(struct sim *s, int32_t pi, int32_t from_m)
 		handoff_startm(s, pi, from_m, 1);
 		return;
 	}
-	if (s->npidle == s->nprocs - 1) {
+	if (s->npidle == s->nprocs - 1 && !s->netpoll_blocked) { /* sched.lastpoll != 0 */
 		handoff_startm(s, pi, from_m, 0);
 		return;
 	}

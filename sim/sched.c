@@ -5,6 +5,7 @@
 
 #include "exec.h"
 #include "proc.h"
+#include "netpoll.h"
 #include "runq.h"
 #include "timer.h"
 
@@ -67,7 +68,8 @@ static int run_others_timers(struct sim *s, int32_t pi, struct found *f)
  * F2 checkTimers on its own P (a G a timer readies lands in runnext);
  * F6 one G from the global queue when schedtick%61 == 0;
  * F9 runnext (inherits the slice), then the local ring;
- * F10 a global batch; F12 steal (other Ps' timers on the last pass). */
+ * F10 a global batch; F11 netpoll without blocking (netpoll.h);
+ * F12 steal (other Ps' timers on the last pass). */
 int sched_find_runnable(struct sim *s, int32_t pi, struct found *f)
 {
 	struct p *pp = &s->allp[pi];
@@ -83,6 +85,10 @@ int sched_find_runnable(struct sim *s, int32_t pi, struct found *f)
 		return 1;
 	if (s->runq.size > 0) {
 		f->g = globrunq_get(s, pi, 0);
+		return 1;
+	}
+	if ((f->g = netpoll_poll(s, pi)) >= 0) {
+		f->reason = R_NETPOLL;
 		return 1;
 	}
 	if (s->cfg.steal ? steal_work(s, pi, f) : run_others_timers(s, pi, f))
@@ -112,10 +118,12 @@ void sched_execute(struct sim *s, int32_t pi, const struct found *f)
 
 /* Work an idle P could find: the global queue, (stealing on) any G in
  * another P's runnext or ring (idle Ps' queues are always empty), or a
- * timer due on any P (its M sleeps in netpoll until the earliest). */
+ * timer due on any P (its M sleeps in netpoll until the earliest), or Gs
+ * ready in the poller that no blocked M will return. */
 int sched_reachable_work(struct sim *s)
 {
-	return s->runq.size > 0 || (s->cfg.steal && s->nqueued > 0) || timer_any_due(s);
+	return s->runq.size > 0 || (s->cfg.steal && s->nqueued > 0) || timer_any_due(s) ||
+	       (s->netready.size > 0 && !s->netpoll_blocked);
 }
 
 /* schedule(): find a G for P pi and run it, or give up the P and park
@@ -124,10 +132,12 @@ static void schedule(struct sim *s, int32_t pi)
 {
 	struct found f;
 	sim_act(s, s->allp[pi].m);
-	if (sched_find_runnable(s, pi, &f))
+	if (sched_find_runnable(s, pi, &f)) {
 		sched_execute(s, pi, &f);
-	else
+	} else {
+		netpoll_block(s); /* it may wait in netpoll rather than sleep */
 		proc_releasep_stopm(s, pi);
+	}
 }
 
 /* Ps whose M has just lost its G (it exited, blocked, yielded or was
@@ -170,9 +180,21 @@ static int wake_idle_p(struct sim *s)
 	return 1;
 }
 
+/* An M blocked in netpoll returns with the Gs whose data arrived. */
+static void netpoll_return(struct sim *s)
+{
+	int32_t pi, gi;
+	if (s->status == SIM_RUNNING && netpoll_block_return(s, &pi, &gi)) {
+		struct found f = { .g = gi, .inherit = 0, .reason = R_NETPOLL };
+		sched_execute(s, pi, &f);
+		sim_check(s);
+	}
+}
+
 void sched_all(struct sim *s)
 {
 	for (;;) {
+		netpoll_return(s);
 		schedule_busy_ps(s);
 		if (!wake_idle_p(s))
 			return;

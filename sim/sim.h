@@ -58,7 +58,7 @@ void sim_config_default(struct sim_config *cfg);
 	X(NONE, "") X(GO, "go") X(KICK, "kick") X(SPILL, "spill") X(STEAL, "steal") \
 	X(PREEMPT, "preempt") X(GOSCHED, "gosched") X(CHAN, "chan") X(SYSCALL, "syscall") \
 	X(EXITSYSCALL, "exitsyscall") X(EXIT, "exit") X(SCHEDULE, "schedule") X(GLOBRUNQ, "globrunqget") \
-	X(SLEEP, "sleep") X(TIMER, "timer")
+	X(SLEEP, "sleep") X(TIMER, "timer") X(NET, "net") X(NETPOLL, "netpoll")
 
 /* M and P states as the trace names them. */
 #define SIM_MSTATES(X) X(NEW, "new") X(RUNNING, "running") X(SPINNING, "spinning") X(IDLE, "idle") X(SYSCALL, "syscall")
@@ -72,7 +72,7 @@ void sim_config_default(struct sim_config *cfg);
 /* Why a goroutine waits (runtime2.go's waitReason strings, as scheddetail
  * prints them). */
 #define SIM_WAITREASONS(X) X(NONE, "") X(CHAN_RECV, "chan receive") X(CHAN_SEND, "chan send") \
-	X(SLEEP, "sleep")
+	X(SLEEP, "sleep") X(IO_WAIT, "IO wait")
 
 #define SIM_ENUM_PL(K, name) PL_##K,
 #define SIM_ENUM_R(K, name) R_##K,

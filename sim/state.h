@@ -174,6 +174,11 @@ struct sim {
 
 	struct chan *chans;
 	int64_t ntimers;      /* entries in all P's timer heaps */
+	/* the network poller (netpoll.h) */
+	struct gqueue netready; /* Gs whose data arrived, not yet returned by a netpoll */
+	int64_t netpoll_waiters; /* Gs parked in net (netpollWaiters) */
+	int64_t lastpoll;        /* sched.lastpoll while no M is blocked in netpoll */
+	uint8_t netpoll_inited, netpoll_blocked;
 	uint64_t timerseq;
 	struct sudog *sudogs;
 	int32_t nsudog, sudogcap, sudogfree; /* sudogfree: free list through next */

@@ -4,6 +4,7 @@
 #include <stdint.h>
 
 #include "exec.h"
+#include "netpoll.h"
 #include "proc.h"
 #include "runq.h"
 
@@ -103,7 +104,9 @@ static int64_t p_deadline(const struct sim *s, int32_t pi)
 
 static int64_t deadline(const struct sim *s)
 {
-	int64_t dl = schedtrace_due_at(s);
+	int64_t dl = schedtrace_due_at(s), np = netpoll_sysmon_deadline(s);
+	if (np < dl)
+		dl = np;
 	for (int32_t pi = 0; pi < s->nprocs; pi++) {
 		int64_t d = p_deadline(s, pi);
 		if (d < dl)
@@ -174,6 +177,7 @@ void sysmon_pass(struct sim *s)
 	s->sm_delay = next_delay(s, s->sm_idle, s->sm_delay);
 	s->sm_t = s->now;
 	s->sysmon_dirty = 0;
+	netpoll_sysmon(s); /* poll network if not polled for more than 10ms */
 	int n = retake(s);
 	s->sm_idle = n ? 0 : s->sm_idle + 1;
 	if (s->status != SIM_RUNNING)

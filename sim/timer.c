@@ -78,6 +78,7 @@ static void arm(struct sim *s, int32_t pi)
 int timer_add(struct sim *s, int32_t pi, int32_t gi, int64_t when, int32_t param)
 {
 	struct timers *ts = &s->allp[pi].timers;
+	s->netpoll_inited = 1; /* addHeap: netpollGenericInit */
 	clean_head(s, ts);
 	if (ts->len == ts->cap) {
 		int32_t cap = ts->cap ? ts->cap * 2 : 8;

@@ -35,6 +35,7 @@
 	X(GOSCHED, gosched, "gosched", OPND_TRUE) \
 	X(REPEAT, repeat, "repeat", OPND_COUNT_BODY) \
 	X(SLEEP, sleep, "sleep", OPND_DUR) \
+	X(NET, net, "net", OPND_DUR) \
 	X(END, end, NULL, OPND_NONE)
 
 /* What an op's key takes. */
@@ -47,7 +48,7 @@ struct op {
 	uint8_t kind;
 	uint8_t depth; /* OP_REPEAT/OP_END: counter slot */
 	int32_t arg;   /* OP_GO: func; OP_SEND/RECV: chan; OP_REPEAT: index of its END; OP_END: index of its REPEAT */
-	int64_t val;   /* OP_RUN/LOOP/SYSCALL/SLEEP: us; OP_REPEAT: count */
+	int64_t val;   /* OP_RUN/LOOP/SYSCALL/SLEEP/NET: us; OP_REPEAT: count */
 };
 
 /* The JSON key of op kind k, NULL for internal ops or out of range. */

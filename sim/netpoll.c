@@ -1,0 +1,113 @@
+/* netpoll.c: the network poller (see netpoll.h). */
+#include "netpoll.h"
+
+#include "park.h"
+#include "proc.h"
+#include "runq.h"
+
+#define NETPOLL_SYSMON_US 10000 /* sysmon: lastpoll+10*1000*1000 < now */
+
+void netpoll_wait(struct sim *s, int32_t gi, int64_t when)
+{
+	netpoll_init(s);
+	park_gopark(s, gi, WR_IO_WAIT, R_NET, -1);
+	s->netpoll_waiters++;
+	s->sysmon_dirty = 1;
+	if (evq_push(&s->evq, when, EVQ_NET_READY, gi, s->allg[gi].parkgen) != 0)
+		sim_oom(s, "events");
+}
+
+void netpoll_ready(struct sim *s, int32_t gi, uint64_t gen)
+{
+	struct g *gp = &s->allg[gi];
+	if (gp->place != PL_WAITING || gp->parkgen != (uint32_t)gen)
+		return;
+	gqueue_push(s, &s->netready, gi);
+}
+
+/* injectglist: G gi leaves the poller's list and is runnable. */
+static void unpark(struct sim *s, int32_t gi)
+{
+	park_unpark(s, -1, gi, PARAM_OK);
+	s->netpoll_waiters--;
+}
+
+/* injectglist of everything ready, from P pi (-1: none). */
+static void inject(struct sim *s, int32_t pi)
+{
+	int64_t n = 0, npidle = s->npidle;
+	for (int32_t gi; (gi = gqueue_pop(s, &s->netready)) >= 0; n++) {
+		unpark(s, gi);
+		if (pi < 0 || n < npidle)
+			globrunq_put(s, gi, R_NETPOLL); /* startIdle: the idle Ps find them */
+		else
+			runq_put(s, pi, gi, 0, R_NETPOLL); /* runqputbatch */
+	}
+}
+
+int32_t netpoll_poll(struct sim *s, int32_t pi)
+{
+	if (s->netpoll_waiters == 0 || s->netpoll_blocked || s->netready.size == 0)
+		return -1;
+	int32_t gi = gqueue_pop(s, &s->netready);
+	unpark(s, gi);
+	inject(s, pi);
+	return gi;
+}
+
+static void returned(struct sim *s)
+{
+	s->netpoll_blocked = 0;
+	s->lastpoll = s->now;
+	s->sysmon_dirty = 1;
+}
+
+int netpoll_block_return(struct sim *s, int32_t *pi, int32_t *gi)
+{
+	if (!s->netpoll_blocked || s->netready.size == 0)
+		return 0;
+	returned(s);
+	*pi = proc_pidleget(s);
+	if (*pi < 0) { /* no P: injectglist gets them all */
+		inject(s, -1);
+		return 0;
+	}
+	if (proc_startm(s, *pi, 0) < 0)
+		return 0; /* the thread limit killed the program */
+	*gi = gqueue_pop(s, &s->netready);
+	unpark(s, *gi);
+	inject(s, *pi);
+	return 1;
+}
+
+void netpoll_block(struct sim *s)
+{
+	if (s->netpoll_inited && !s->netpoll_blocked && (s->netpoll_waiters > 0 || s->ntimers > 0)) {
+		s->netpoll_blocked = 1; /* sched.lastpoll.Swap(0) */
+		s->sysmon_dirty = 1;
+	}
+}
+
+void netpoll_timer_wake(struct sim *s)
+{
+	if (s->netpoll_blocked)
+		returned(s);
+}
+
+int netpoll_sysmon(struct sim *s)
+{
+	if (!s->netpoll_inited || s->netpoll_blocked || s->lastpoll + NETPOLL_SYSMON_US >= s->now)
+		return 0;
+	s->lastpoll = s->now; /* lastpoll.CompareAndSwap(lastpoll, now) */
+	if (s->netready.size == 0)
+		return 0;
+	inject(s, -1);
+	return 1;
+}
+
+int64_t netpoll_sysmon_deadline(const struct sim *s)
+{
+	if (!s->netpoll_inited || s->netpoll_blocked)
+		return INT64_MAX;
+	return s->lastpoll + NETPOLL_SYSMON_US + 1;
+}
