@@ -11,21 +11,45 @@ static struct waitq *waitq(struct chan *c, int recv)
 int chan_op(struct sim *s, int32_t gi, int32_t ci, int send)
 {
 	struct chan *c = &s->chans[ci];
+	if (c->closed && send) {
+		sim_crash(s, gi, "panic", "send on closed channel");
+		return CHAN_DIED;
+	}
+	if (c->closed && c->count == 0)
+		return CHAN_CLOSED; /* chanrecv: closed and drained, the zero value at once */
 	int32_t sg = park_dequeue(s, waitq(c, send));
 	if (sg >= 0) { /* send(): direct handoff; recv() from a full buffer keeps count */
 		park_goready(s, sg, -1, s->allg[gi].p, PARAM_OK, R_CHAN);
-		return 1;
+		return CHAN_DONE;
 	}
 	if (send && c->count < c->cap) {
 		c->count++;
-		return 1;
+		return CHAN_DONE;
 	}
 	if (!send && c->count > 0) {
 		c->count--;
-		return 1;
+		return CHAN_DONE;
 	}
 	park_gopark(s, gi, send ? WR_CHAN_SEND : WR_CHAN_RECV, R_CHAN, ci);
-	if (park_enqueue(s, waitq(&s->chans[ci], !send), gi, send ? WQ_CHAN_SEND : WQ_CHAN_RECV, ci, -1) < 0)
-		return 0;
-	return 0;
+	park_enqueue(s, waitq(&s->chans[ci], !send), gi, send ? WQ_CHAN_SEND : WQ_CHAN_RECV, ci, -1);
+	return CHAN_PARKED;
+}
+
+/* closechan: every parked receiver gets the zero value (success = false),
+ * every parked sender will panic; they are readied in the LIFO order of
+ * closechan's gList (senders, last first, then receivers, last first),
+ * each into the closer's runnext. */
+void chan_close(struct sim *s, int32_t gi, int32_t ci)
+{
+	struct chan *c = &s->chans[ci];
+	if (c->closed) {
+		sim_crash(s, gi, "panic", "close of closed channel");
+		return;
+	}
+	c->closed = 1;
+	int32_t pi = s->allg[gi].p, sg;
+	while ((sg = park_dequeue_last(s, &s->chans[ci].sendq)) >= 0)
+		park_goready(s, sg, -1, pi, PARAM_CLOSED, R_CLOSE);
+	while ((sg = park_dequeue_last(s, &s->chans[ci].recvq)) >= 0)
+		park_goready(s, sg, -1, pi, PARAM_CLOSED, R_CLOSE);
 }

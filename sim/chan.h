@@ -7,14 +7,24 @@
  * else parks the G (park_gopark) on the channel's FIFO sendq or recvq; the
  * op is resumed by exec.c when the peer readies it.
  * Only counts are kept, never values.
- * Simplification: close and select are not modelled. */
+ * close (closechan) readies every waiter: receivers get the zero value,
+ * senders panic ("send on closed channel", as a send on a closed channel
+ * does at once); a closed channel's buffer still drains. */
 #ifndef GOSIM_CHAN_H
 #define GOSIM_CHAN_H
 
 #include "state.h"
 
-/* chansend/chanrecv for the running G gi: returns 1 if the op completed
- * and the G runs on, 0 if it parked (or the run broke). */
+enum chan_result {
+	CHAN_PARKED,  /* the G parked; g.param says how it ended when it wakes */
+	CHAN_DONE,    /* completed: the G runs on */
+	CHAN_CLOSED,  /* a receive from a closed, drained channel: the zero value */
+	CHAN_DIED     /* a send on a closed channel: the program panicked */
+};
+
+/* chansend/chanrecv for the running G gi. */
 int chan_op(struct sim *s, int32_t gi, int32_t ci, int send);
+/* closechan by the running G gi (a second close panics). */
+void chan_close(struct sim *s, int32_t gi, int32_t ci);
 
 #endif

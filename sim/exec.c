@@ -179,9 +179,14 @@ static int resumed(struct g *gp)
 static int chan_step(struct sim *s, int32_t gi, const struct op *op, int send)
 {
 	struct g *gp = &s->allg[gi];
+	if (gp->param != PARAM_NONE && send && gp->param == PARAM_CLOSED) {
+		sim_crash(s, gi, "panic", "send on closed channel"); /* chansend after closechan woke it */
+		return 0;
+	}
 	if (resumed(gp))
 		return 1;
-	if (!chan_op(s, gi, op->arg, send))
+	int r = chan_op(s, gi, op->arg, send);
+	if (r == CHAN_PARKED || r == CHAN_DIED)
 		return 0;
 	s->allg[gi].pc++;
 	return 1;
@@ -222,6 +227,38 @@ static int op_net(struct sim *s, int32_t gi, const struct op *op)
 	}
 	netpoll_wait(s, gi, s->now + op->val);
 	return 0;
+}
+
+static int op_close(struct sim *s, int32_t gi, const struct op *op)
+{
+	chan_close(s, gi, op->arg);
+	s->allg[gi].pc++;
+	return 1;
+}
+
+static int32_t f_end(const struct op *op) { return (int32_t)op->val; }
+
+/* for v := range ch: a receive each time round; closed and drained ends
+ * the loop (the op's arg is its RANGE_END). */
+static int op_range(struct sim *s, int32_t gi, const struct op *op)
+{
+	struct g *gp = &s->allg[gi];
+	int r;
+	if (gp->param != PARAM_NONE) {
+		r = gp->param == PARAM_CLOSED ? CHAN_CLOSED : CHAN_DONE;
+		gp->param = PARAM_NONE;
+	} else if ((r = chan_op(s, gi, op->arg, 0)) == CHAN_PARKED) {
+		return 0;
+	}
+	gp = &s->allg[gi];
+	gp->pc = r == CHAN_CLOSED ? (uint32_t)f_end(op) + 1 : gp->pc + 1;
+	return 1;
+}
+
+static int op_range_end(struct sim *s, int32_t gi, const struct op *op)
+{
+	s->allg[gi].pc = (uint32_t)op->val; /* back to its RANGE */
+	return 1;
 }
 
 static int op_gosched(struct sim *s, int32_t gi, const struct op *op)

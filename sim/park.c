@@ -87,6 +87,16 @@ int32_t park_dequeue(struct sim *s, struct waitq *q)
 	return sg;
 }
 
+int32_t park_dequeue_last(struct sim *s, struct waitq *q)
+{
+	int32_t sg = q->last;
+	if (sg >= 0) {
+		unlink_sudog(s, q, sg);
+		s->sudogs[sg].kind = WQ__N;
+	}
+	return sg;
+}
+
 void park_unpark(struct sim *s, int32_t sg, int32_t gi, int32_t param)
 {
 	if (sg >= 0)

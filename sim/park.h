@@ -34,6 +34,8 @@ int32_t park_enqueue(struct sim *s, struct waitq *q, int32_t gi, int kind, int32
 /* dequeue: takes the first sudog off q (-1 if empty); it stays on its
  * G's list until park_goready recycles it. */
 int32_t park_dequeue(struct sim *s, struct waitq *q);
+/* The same from the tail (closechan's LIFO gList readies the last first). */
+int32_t park_dequeue_last(struct sim *s, struct waitq *q);
 /* goready: wakes the G that sudog sg (already off its queue) belongs to,
  * or G gi when sg is -1 (a wait with no queue: a timer, the netpoller):
  * its other sudogs leave their queues, g.param = param, and it goes to P

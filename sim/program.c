@@ -91,6 +91,7 @@ static void add_into(struct program_totals *t, const struct program_totals *b, i
 	t->syscall_us = sat_add(t->syscall_us, sat_mul(times, b->syscall_us));
 	t->steps = sat_add(t->steps, sat_mul(times, b->steps));
 	t->goroutines = sat_add(t->goroutines, sat_mul(times, b->goroutines));
+	t->inexact |= b->inexact;
 }
 
 /* The totals of one function, given those of every function it starts
@@ -100,7 +101,7 @@ static struct program_totals func_totals(const struct func *f, const struct prog
 					 struct program_totals *acc)
 {
 	int32_t d = 0;
-	acc[0] = (struct program_totals){ 0, 0, 0, 0 };
+	acc[0] = (struct program_totals){ 0, 0, 0, 0, 0 };
 	for (int32_t i = 0; i < f->nops; i++) {
 		const struct op *op = &f->ops[i];
 		if (op->kind == OP_END) { /* not a step of its own; the body runs val times */
@@ -119,8 +120,11 @@ static struct program_totals func_totals(const struct func *f, const struct prog
 			t->goroutines = sat_add(t->goroutines, 1);
 		} else if (op->kind == OP_REPEAT && op->val == 0) {
 			i = op->arg; /* never runs */
+		} else if (op->kind == OP_RANGE) {
+			i = (int32_t)op->val; /* as often as values come: counted 0 times */
+			t->inexact = 1;
 		} else if (op->kind == OP_REPEAT) {
-			acc[++d] = (struct program_totals){ 0, 0, 0, 0 };
+			acc[++d] = (struct program_totals){ 0, 0, 0, 0, 0 };
 		}
 	}
 	return acc[0];
@@ -134,7 +138,7 @@ int program_totals(const struct program *p, struct program_totals *out)
 	int32_t n = 0, from, to;
 	int rc = memo && order ? program_go_order(p, order, &n, &from, &to) : -1;
 	if (rc == 1) { /* a cycle; the compiler rejects reachable ones */
-		*out = (struct program_totals){ INT64_MAX, INT64_MAX, INT64_MAX, INT64_MAX };
+		*out = (struct program_totals){ INT64_MAX, INT64_MAX, INT64_MAX, INT64_MAX, 1 };
 		rc = 0;
 	} else if (rc == 0) {
 		for (int32_t k = 0; k < n; k++)

@@ -155,6 +155,14 @@ void sim_die(struct sim *s, int outcome, const char *msg)
 	snprintf(s->msg, sizeof s->msg, "%s", msg);
 }
 
+void sim_crash(struct sim *s, int32_t gi, const char *kind, const char *what)
+{
+	char msg[sizeof s->msg];
+	snprintf(msg, sizeof msg, "%s: %s\n\ngoroutine %d [running]:\nmain.%s()", kind, what, goid(gi),
+		 s->prog->funcs[s->allg[gi].fn].name);
+	sim_die(s, OUT_PANIC, msg);
+}
+
 void sim_broken(struct sim *s, const char *fmt, ...)
 {
 	if (s->status == SIM_BROKEN)
@@ -246,6 +254,6 @@ const char *sim_waitreason_name(int i)
 const char *sim_outcome_name(int i)
 {
 	static const char *const names[] = { "running", "done", "deadlock", "thread-limit", "broken",
-					     "until", "interrupted" };
+					     "until", "interrupted", "panic" };
 	return name_of(names, OUT__N, i);
 }

@@ -58,7 +58,8 @@ void sim_config_default(struct sim_config *cfg);
 	X(NONE, "") X(GO, "go") X(KICK, "kick") X(SPILL, "spill") X(STEAL, "steal") \
 	X(PREEMPT, "preempt") X(GOSCHED, "gosched") X(CHAN, "chan") X(SYSCALL, "syscall") \
 	X(EXITSYSCALL, "exitsyscall") X(EXIT, "exit") X(SCHEDULE, "schedule") X(GLOBRUNQ, "globrunqget") \
-	X(SLEEP, "sleep") X(TIMER, "timer") X(NET, "net") X(NETPOLL, "netpoll")
+	X(SLEEP, "sleep") X(TIMER, "timer") X(NET, "net") X(NETPOLL, "netpoll") \
+	X(CLOSE, "close")
 
 /* M and P states as the trace names them. */
 #define SIM_MSTATES(X) X(NEW, "new") X(RUNNING, "running") X(SPINNING, "spinning") X(IDLE, "idle") X(SYSCALL, "syscall")
@@ -139,7 +140,7 @@ enum sim_status {
  * model's own ends (done, deadlock, thread-limit, broken) and the driver's
  * (until: stopped at a time limit; interrupted: by a signal). */
 enum sim_outcome {
-	OUT_RUNNING, OUT_DONE, OUT_DEADLOCK, OUT_THREAD_LIMIT, OUT_BROKEN, OUT_UNTIL, OUT_INTERRUPTED, OUT__N
+	OUT_RUNNING, OUT_DONE, OUT_DEADLOCK, OUT_THREAD_LIMIT, OUT_BROKEN, OUT_UNTIL, OUT_INTERRUPTED, OUT_PANIC, OUT__N
 };
 
 struct sim_summary {

@@ -138,6 +138,7 @@ struct gqueue {
 struct chan {
 	int64_t cap;
 	int64_t count;      /* values buffered */
+	int closed;
 	struct waitq recvq; /* Gs parked in recv, FIFO */
 	struct waitq sendq; /* Gs parked in send, FIFO */
 };
@@ -220,6 +221,11 @@ static inline void sim_act(struct sim *s, int32_t mi) { s->actor_m = mi; }
  * says how (OUT_DEADLOCK, OUT_THREAD_LIMIT). */
 void sim_die(struct sim *s, int outcome, const char *msg);
 void sim_broken(struct sim *s, const char *fmt, ...);
+/* G gi kills the program as a Go panic or fatal error does: kind is
+ * "panic" or "fatal error", what the runtime's text; the message goes on
+ * with the goroutine's header and function, as the runtime's traceback
+ * (Simplification: no file:line). Outcome OUT_PANIC (exit 3). */
+void sim_crash(struct sim *s, int32_t gi, const char *kind, const char *what);
 /* deadlock.c: the runtime's text for a deadlock, with every live goroutine
  * (capped); malloc'd, NULL when out of memory. */
 char *sim_deadlock_text(const struct sim *s);

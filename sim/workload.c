@@ -301,6 +301,50 @@ static int compile_operand(struct wctx *c, int k, json_t *v, struct fbuf *fb)
 	}
 }
 
+static int takes_body(int k)
+{
+	return op_table[k].opnd == OPND_COUNT_BODY || op_table[k].opnd == OPND_CHAN_BODY;
+}
+
+/* "\"repeat\" or \"range\"": the ops a body belongs to, from the table. */
+static void body_owners(char *buf, size_t len)
+{
+	int n = 0, total = 0;
+	for (int k = 0; k < OP__N; k++)
+		total += op_table[k].name && takes_body(k);
+	buf[0] = 0;
+	for (int k = 0; k < OP__N; k++) {
+		if (!op_table[k].name || !takes_body(k))
+			continue;
+		size_t used = strlen(buf);
+		snprintf(buf + used, len - used, "%s\"%s\"", n == 0 ? "" : n == total - 1 ? " or " : ", ",
+			 op_table[k].name);
+		n++;
+	}
+}
+
+/* {"range": CHAN, "body": [...]}: RANGE (a receive; closed and drained
+ * jumps past RANGE_END), the body, RANGE_END (back to RANGE). */
+static int compile_range(struct wctx *c, json_t *op, struct fbuf *fb, int depth)
+{
+	if (push_key(c, "range"))
+		return -1;
+	int32_t ci = named_index(c, "range", json_object_get(op, "range"), &c->cnames, "channel", "chans");
+	if (ci < 0)
+		return -1;
+	pop(c);
+	int32_t start = fb->n;
+	if (emit(c, fb, (struct op){ .kind = OP_RANGE, .arg = ci }))
+		return -1;
+	json_t *body = json_object_get(op, "body");
+	if (body && (push_key(c, "body") || compile_body(c, body, fb, depth)))
+		return -1;
+	if (body)
+		pop(c);
+	fb->ops[start].val = fb->n;
+	return emit(c, fb, (struct op){ .kind = OP_RANGE_END, .arg = ci, .val = start });
+}
+
 static int compile_op(struct wctx *c, json_t *op, struct fbuf *fb, int depth)
 {
 	char names[256];
@@ -327,9 +371,12 @@ static int compile_op(struct wctx *c, json_t *op, struct fbuf *fb, int depth)
 		return fail(c, 0, "empty operation: expected %s", names);
 	if (op_table[kind].opnd == OPND_COUNT_BODY)
 		return compile_repeat(c, op, fb, depth);
+	if (op_table[kind].opnd == OPND_CHAN_BODY)
+		return compile_range(c, op, fb, depth);
 	if (json_object_get(op, "body")) {
+		body_owners(names, sizeof names);
 		push_key(c, "body");
-		return fail(c, 1, "\"body\" belongs to \"repeat\" only");
+		return fail(c, 1, "\"body\" belongs to %s only", names);
 	}
 	if (push_key(c, op_table[kind].name) || compile_operand(c, kind, json_object_get(op, op_table[kind].name), fb))
 		return -1;

@@ -36,10 +36,13 @@
 	X(REPEAT, repeat, "repeat", OPND_COUNT_BODY) \
 	X(SLEEP, sleep, "sleep", OPND_DUR) \
 	X(NET, net, "net", OPND_DUR) \
+	X(CLOSE, close, "close", OPND_CHAN) \
+	X(RANGE, range, "range", OPND_CHAN_BODY) \
+	X(RANGE_END, range_end, NULL, OPND_NONE) \
 	X(END, end, NULL, OPND_NONE)
 
 /* What an op's key takes. */
-enum opnd { OPND_NONE, OPND_DUR, OPND_FUNC, OPND_CHAN, OPND_TRUE, OPND_COUNT_BODY };
+enum opnd { OPND_NONE, OPND_DUR, OPND_FUNC, OPND_CHAN, OPND_TRUE, OPND_COUNT_BODY, OPND_CHAN_BODY };
 
 #define WORKLOAD_OP_ENUM(K, h, name, opnd) OP_##K,
 enum op_kind { WORKLOAD_OPS(WORKLOAD_OP_ENUM) OP__N };
@@ -47,8 +50,10 @@ enum op_kind { WORKLOAD_OPS(WORKLOAD_OP_ENUM) OP__N };
 struct op {
 	uint8_t kind;
 	uint8_t depth; /* OP_REPEAT/OP_END: counter slot */
-	int32_t arg;   /* OP_GO: func; OP_SEND/RECV: chan; OP_REPEAT: index of its END; OP_END: index of its REPEAT */
-	int64_t val;   /* OP_RUN/LOOP/SYSCALL/SLEEP/NET: us; OP_REPEAT: count */
+	int32_t arg;   /* OP_GO: func; OP_SEND/RECV/CLOSE/RANGE: chan; OP_REPEAT: index of its END;
+			  OP_END: index of its REPEAT */
+	int64_t val;   /* OP_RUN/LOOP/SYSCALL/SLEEP/NET: us; OP_REPEAT: count; OP_RANGE: index of its
+			  RANGE_END; OP_RANGE_END: index of its RANGE */
 };
 
 /* The JSON key of op kind k, NULL for internal ops or out of range. */
@@ -97,13 +102,16 @@ int workload_parse_duration(const char *s, int64_t *us);
  * --sysmon-slack that are not workload durations). */
 int workload_parse_duration_us(const char *s, int64_t *us);
 
-/* What a program does in all, following go statements and repeats (the
- * language has no conditions, so this is exact); saturates at INT64_MAX. */
+/* What a program does in all, following go statements and repeats;
+ * saturates at INT64_MAX. Exact when the program has no range (a repeat
+ * runs its count); otherwise a lower bound (inexact set): refusing a
+ * program over a limit stays right, and the run checks the rest. */
 struct program_totals {
 	int64_t work_us;    /* CPU work: run + loop */
 	int64_t syscall_us; /* time in system calls */
 	int64_t goroutines; /* main included */
 	int64_t steps;      /* ops executed */
+	int inexact;        /* 1: a lower bound (range bodies, run as often as values come, count 0 times) */
 };
 int program_totals(const struct program *p, struct program_totals *out);
 /* The functions reachable from main through go statements (outside repeats
