@@ -167,7 +167,7 @@ class Cards(html.parser.HTMLParser):
 
     def __init__(self):
         super().__init__()
-        self.ps, self.glob, self.body, self.hi, self.blocked = {}, None, None, [], None
+        self.ps, self.glob, self.body, self.hi, self.blocked, self.waits = {}, None, None, [], None, []
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
@@ -179,6 +179,8 @@ class Cards(html.parser.HTMLParser):
             self.glob = a
         if a.get('id') == 'blocked':
             self.blocked = a
+        if 'data-wait' in a:
+            self.waits.append(a['data-wait'])
         if 'data-g' in a and 'hi' in (a.get('class') or '').split():
             self.hi.append(int(a['data-g']))
 
@@ -275,6 +277,38 @@ def check_schedtick(gosim, wl, trace):
                                                                                 at[ms + 1][p]))
 
 
+HOSTILE = '</script><!--<script>'
+HOSTILE_WORKLOAD = {
+    'name': 'names' + HOSTILE, 'procs': 2, 'chans': {'c' + HOSTILE: 0},
+    'main': [{'go': 'f' + HOSTILE}, {'recv': 'c' + HOSTILE}],
+    'funcs': {'f' + HOSTILE: [{'run': '1ms'}, {'send': 'c' + HOSTILE}]},
+}
+
+
+def check_hostile_names(gosim, out, browser):
+    """Names that would end or derail a script block stay data: the page
+    loads, and shows them as text."""
+    wpath, hpath = os.path.join(out, 'names.json'), os.path.join(out, 'names.html')
+    with open(wpath, 'w') as f:
+        json.dump(HOSTILE_WORKLOAD, f)
+    subprocess.run([gosim, '-w', wpath, '-q', '--trace', hpath], check=True)
+    with open(hpath, encoding='utf-8') as f:
+        text = f.read()
+    check_self_contained(hpath, text)
+    blocks = data_blocks(text)
+    if blocks and blocks['gosim-meta']['chans'] != ['c' + HOSTILE]:
+        fail('names: chans %r' % blocks['gosim-meta']['chans'])
+    if not browser:
+        return
+    dom, errs = chromium(browser, ['--dump-dom'], 'file://' + os.path.abspath(hpath) + '#t=500')
+    page = Cards()
+    page.feed(dom)
+    if errs or not page.body or page.body.get('data-state') != 'ready':
+        fail('names: page not ready: %r' % errs)
+    elif page.waits != ['chan receive: c' + HOSTILE]:
+        fail('names: blocked groups %r, want the channel by name' % page.waits)
+
+
 def check_cap(gosim, out):
     """A run past the cap: the page keeps the first HTML_MAX_EVENTS records
     (trace/html.c), counts the rest, and the summary still comes."""
@@ -328,6 +362,7 @@ def main():
             jobs.append((wl, moment, url, replay(trace, upto), int(follow.group(1)) if follow else None))
         jobs.append((wl, None, url, None, None))
     check_cap(gosim, out)
+    check_hostile_names(gosim, out, browser)
     if browser:
         def run(job):
             wl, moment, url, want, follow = job
