@@ -306,7 +306,14 @@ if command -v gnuplot >/dev/null 2>&1; then
 	gnuplot -e "trace='$T/tl.csv'; out='$T/tl.png'" tools/timeline.gp 2>"$T/err"
 	[ -s "$T/tl.png" ] && [ ! -s "$T/err" ] && head -c 4 "$T/tl.png" | grep -q PNG && ok "tools/timeline.gp draws a trace" || bad "tools/timeline.gp draws a trace"
 	gnuplot -e "trace='$T/tl.csv'; out='$T/tl.svg'" tools/timeline.gp 2>"$T/err"
-	grep -q "<svg" "$T/tl.svg" && grep -q ">M2<\|>G5<" "$T/tl.svg" && ok "tools/timeline.gp draws SVG with lanes and labels" || bad "timeline SVG"
+	grep -q "<svg" "$T/tl.svg" && grep -q ">M2 syscall<\|>G5<" "$T/tl.svg" && ok "tools/timeline.gp draws SVG with lanes and labels" || bad "timeline SVG"
+	"$GOSIM" -w pingpong -p 4 -q --trace="$T/pp.csv"
+	gnuplot -e "trace='$T/pp.csv'; out='$T/pp.svg'; procs=4" tools/timeline.gp 2>"$T/err"
+	grep -q ">P3<" "$T/pp.svg" && ok "tools/timeline.gp gives a lane to a P that never ran (procs=4)" || bad "timeline: P3's lane"
+	grep -q ">P2<" "$T/pp.svg" && ok "tools/timeline.gp gives a lane to a P that only spun" || bad "timeline: P2's lane"
+	! grep -q "rgb(255, 255, 255)" "$T/pp.svg" && ok "tools/timeline.gp draws no white box borders over a busy lane of 10us stints" || bad "timeline: white borders"
+	grep -q ">a goroutine running on the P" "$T/pp.svg" && grep -q ">a goroutine in a system call" "$T/pp.svg" &&
+		ok "tools/timeline.gp has a legend" || bad "timeline legend"
 fi
 
 a=$("$GOSIM" -w fanout -p 8 -s 5 --trace - --format=csv 2>/dev/null | cksum)
