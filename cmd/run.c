@@ -194,7 +194,7 @@ static const struct builtin_workload *pick_builtin(const char *name)
 {
 	const struct builtin_workload *b = strchr(name, '/') ? NULL : find_builtin(name);
 	struct stat st;
-	if (b && stat(name, &st) == 0)
+	if (b && stat(name, &st) == 0 && !S_ISDIR(st.st_mode))
 		msg_error("-w %s: the built-in workload; -w ./%s reads the file %s here", name, name, name);
 	return b;
 }

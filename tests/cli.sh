@@ -115,6 +115,9 @@ mkdir "$T/here" && printf '{"main": [{"run": 10}]}' >"$T/here/fanout"
 	[ "$(cat "$T/err")" = "gosim: -w fanout: the built-in workload; -w ./fanout reads the file fanout here" ] &&
 	ok "a bare built-in name beside a file of that name takes the built-in and says how to get the file" ||
 	bad "a bare name that is both"
+mkdir -p "$T/here2/fanout"
+(cd "$T/here2" && "$GOSIM" -w fanout -q 2>"$T/err") && [ ! -s "$T/err" ] &&
+	ok "a directory named like a built-in is no file to choose: no note" || bad "a directory named like a built-in"
 printf '{"main": [{"run": 10}]}' >"$T/unnamed.json"
 "$GOSIM" -w "$T/unnamed.json" | head -1 | grep -q '^gosim: unnamed, 1 P,' && ok "a workload with no name is named after its file" ||
 	bad "a workload with no name is named after its file"
