@@ -91,6 +91,8 @@ void sim_emit_p(struct sim *s, int32_t pi, int from, int to)
  * the state after the steal is the same. */
 void sim_resetspinning(struct sim *s, int32_t mi)
 {
+	if (mi < 0)
+		return; /* a P without an M: only in tests' hand-built states */
 	struct m *mp = &s->allm[mi];
 	if (mp->state != MS_SPINNING)
 		return;
