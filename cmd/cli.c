@@ -350,8 +350,8 @@ static int check_combination(struct opts *o)
 		}
 		o->format = TRACE_JSON; /* "-", a device, a FIFO: JSON, as for "-" */
 	}
-	if ((o->report || o->why_g) && o->trace_path && strcmp(o->trace_path, "-") == 0) {
-		msg_usage("--report and --why write to stdout, and so does --trace=-; write the trace to a file");
+	if ((o->report || o->why_g) && o->trace_path && out_is_stdout(o->trace_path)) {
+		msg_usage("--report and --why write to stdout, and so does --trace=%s; write the trace to a file", o->trace_path);
 		return EXIT_USAGE;
 	}
 	if (o->format_set && !o->trace_path) {

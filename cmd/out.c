@@ -229,6 +229,13 @@ int out_open(struct out *o, const char *path, const struct stat *inputs, int n)
 	return -1;
 }
 
+int out_is_stdout(const char *path)
+{
+	struct stat st, so;
+	return strcmp(path, "-") == 0 ||
+	       (stat(path, &st) == 0 && fstat(STDOUT_FILENO, &so) == 0 && same_file(&st, &so));
+}
+
 int out_is_stream(const char *path)
 {
 	if (strcmp(path, "-") == 0)

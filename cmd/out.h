@@ -46,6 +46,9 @@ int out_open(struct out *o, const char *path, const struct stat *inputs, int n);
  * descriptor through /proc): such a target has no extension to tell its
  * format by. */
 int out_is_stream(const char *path);
+/* Whether path is written through our stdout ("-", /dev/stdout, the
+ * file stdout is open on). */
+int out_is_stdout(const char *path);
 /* Closes the file; commit puts it into place, else it is removed.
  * Returns 0, or -1 with errno set. */
 int out_close(struct out *o, int commit);

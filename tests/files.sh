@@ -113,6 +113,9 @@ grep -q "^gosim: pingpong" err && python3 -c 'import json,sys; json.load(open(sy
 "$GOSIM" -w pingpong --trace=same.json >same.json 2>err
 grep -q "^gosim: pingpong" err && python3 -c 'import json,sys; json.load(open(sys.argv[1]))' same.json &&
 	ok "--trace=same.json >same.json: the trace is written through stdout, the summary to stderr" || bad "trace and stdout the same file"
+"$GOSIM" -w pingpong --report --trace=/dev/stdout >both 2>err
+[ $? -eq 2 ] && grep -q "so does --trace=/dev/stdout" err && ok "--report with --trace=/dev/stdout is refused as with -" ||
+	bad "--report and /dev/stdout"
 "$GOSIM" -w pingpong -q --trace=/proc/self/fd/1 >viaproc 2>err
 [ $? -eq 0 ] && is_trace viaproc && ok "--trace=/proc/self/fd/1 writes in place" || bad "/proc/self/fd/1"
 "$GOSIM" -w pingpong -q --trace=/dev/fd/3 3>viafd3 2>err
