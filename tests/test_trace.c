@@ -231,3 +231,23 @@ Test(trace, gotrace_is_a_go_1_22_trace_of_batches_under_64_kib)
 	run_result_free(&w);
 	program_free(prog);
 }
+
+/* A record the Go trace cannot express (a G starting on an M that holds
+ * no P) is the back end's own failure, told apart from an I/O error. */
+Test(trace, gotrace_refuses_a_record_with_no_valid_go_event)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct trace_writer *tw = trace_open(f, TRACE_GOTRACE, &(struct trace_meta){ .procs = 1, .config_json = "{}" });
+	cr_assert_not_null(tw);
+	cr_assert_null(trace_error(tw));
+	struct sim_event e = { .t = 5, .ev = EV_G, .g = 1, .p = 0, .m = 0, .from = PL_LOCAL, .to = PL_RUNNING,
+			       .from_p = 0, .reason = R_SCHEDULE, .fn = -1, .obj = -1, .by_m = 0, .by_p = 0 };
+	cr_assert_eq(trace_event(tw, &e), -1);
+	cr_assert_not_null(trace_error(tw));
+	cr_assert(strstr(trace_error(tw), "no valid Go trace event") != NULL, "%s", trace_error(tw));
+	trace_free(tw);
+	fclose(f);
+	free(buf);
+}
