@@ -55,6 +55,7 @@ struct run {
 	struct stat inputs[1];  /* the files this run reads: the -w file */
 	int ninputs;
 	FILE *sched;     /* SCHED lines: buffered onto stderr; NULL once its reader left */
+	char *sched_buf; /* its buffer (glibc ignores setvbuf's size without one) */
 	int io_errno;    /* the write that failed, and on what */
 	const char *io_what;
 	double wall_s;
@@ -383,6 +384,8 @@ static int sink_schedtrace(void *ctx, const struct sim *s)
 /* SCHED lines go through a buffer of their own (a line is about ten
  * stdio calls; unbuffered stderr made each one a write), flushed when the
  * run ends and before anything else is printed. */
+#define SCHED_BUF (1 << 16)
+
 static int open_sched(struct run *r)
 {
 	if (!r->o->cfg.schedtrace_ms)
@@ -394,7 +397,8 @@ static int open_sched(struct run *r)
 		msg_error("stderr: %s", strerror(errno));
 		return EXIT_USAGE;
 	}
-	setvbuf(r->sched, NULL, _IOFBF, 1 << 16);
+	if ((r->sched_buf = malloc(SCHED_BUF)) != NULL)
+		setvbuf(r->sched, r->sched_buf, _IOFBF, SCHED_BUF);
 	return 0;
 }
 
@@ -685,6 +689,7 @@ int run_main(struct opts *o)
 		if (r.sched)
 			fclose(r.sched);
 	}
+	free(r.sched_buf); /* its stream is closed by now */
 	trace_free(r.tw);
 	report_free(r.rep);
 	sim_free(s);
