@@ -70,6 +70,8 @@ static const char usage_text[] =
 	"                            summary); docs/report-format.md\n"
 	"      --report-threshold=DUR  list waits runnable longer than DUR, with who\n"
 	"                            ran meanwhile (default 10ms)\n"
+	"      --explain             each scheduling decision's record names the rule\n"
+	"                            that made it, as proc.go does (field rule)\n"
 	"      --why=N               every runnable interval of goroutine N: its queue,\n"
 	"                            position, and the goroutines that ran meanwhile\n"
 	"  -q, --quiet               no summary, no progress\n"
@@ -103,7 +105,7 @@ static const char usage_text[] =
 
 enum { OPT_STEAL = 256, OPT_PREEMPT, OPT_SLICE, OPT_SYSMON_PERIOD, OPT_MAX_THREADS, OPT_SCHEDTRACE,
        OPT_SCHEDDETAIL, OPT_GO, OPT_CHECK, OPT_EAGER, OPT_LIST, OPT_MAX_GOROUTINES, OPT_MAX_STEPS, OPT_UNTIL, OPT_STATS, OPT_SYSMON,
-       OPT_SYSMON_SLACK, OPT_REPORT, OPT_REPORT_THRESHOLD, OPT_WHY, OPT_SEEDS, OPT_JOBS, OPT_SWEEP_JOBS };
+       OPT_SYSMON_SLACK, OPT_REPORT, OPT_REPORT_THRESHOLD, OPT_WHY, OPT_SEEDS, OPT_JOBS, OPT_SWEEP_JOBS, OPT_EXPLAIN };
 
 static const struct option long_opts[] = {
 	{ "workload", required_argument, NULL, 'w' },
@@ -134,6 +136,7 @@ static const struct option long_opts[] = {
 	{ "seeds", required_argument, NULL, OPT_SEEDS },
 	{ "jobs", required_argument, NULL, OPT_JOBS },
 	{ "sweep-jobs", no_argument, NULL, OPT_SWEEP_JOBS },
+	{ "explain", no_argument, NULL, OPT_EXPLAIN },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -298,6 +301,7 @@ static int parse_long_only(struct opts *o, int c, const char *arg)
 		o->jobs = (int)v;
 		return 0;
 	case OPT_SWEEP_JOBS: o->sweep_jobs = 1; return 0;
+	case OPT_EXPLAIN: o->cfg.explain = 1; return 0;
 	}
 	return EXIT_USAGE;
 }

@@ -86,6 +86,8 @@ int exec_preempt(struct sim *s, int32_t pi)
 	}
 	struct sim_event e = { .ev = EV_PREEMPT, .g = goid(gi), .p = pi, .m = pp->m,
 			       .ran_us = s->now - pp->slice_start };
+	if (s->cfg.explain)
+		e.rule = RULE_PREEMPT_SLICE; /* gp.preempt is only ever set by preemptone */
 	sim_emit(s, &e);
 	s->sum.preemptions++;
 	gosched(s, gi, R_PREEMPT);

@@ -156,16 +156,19 @@ static void handoff_startm(struct sim *s, int32_t pi, int32_t from_m, int spinni
 void sched_handoffp(struct sim *s, int32_t pi, int32_t from_m)
 {
 	if (!runq_empty(s, pi) || s->runq.size != 0) {
+		sim_rule(s, EV_HANDOFF, RULE_HANDOFF_WORK, 1);
 		handoff_startm(s, pi, from_m, 0);
 		return;
 	}
 	if (s->npidle == 0) { /* nmspinning + npidle == 0: nmspinning is 0 here */
+		sim_rule(s, EV_HANDOFF, RULE_HANDOFF_SPIN, 4);
 		handoff_startm(s, pi, from_m, 1);
 		return;
 	}
 	if (s->npidle == s->nprocs - 1 && !s->netpoll_blocked) { /* sched.lastpoll != 0 */
+		sim_rule(s, EV_HANDOFF, RULE_HANDOFF_LASTP, 8);
 		handoff_startm(s, pi, from_m, 0);
 		return;
 	}
-	proc_pidleput(s, pi);
+	proc_pidleput(s, pi); /* case 9: the P record carries retake's rule */
 }

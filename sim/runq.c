@@ -133,6 +133,8 @@ int32_t runq_steal(struct sim *s, int32_t pi, int32_t p2, int steal_runnext)
 		sim_resetspinning(s, pp->m);
 		struct sim_event e = { .ev = EV_STEAL, .g = -1, .p = pi, .m = pp->m,
 				       .victim = p2, .n = 1, .runnext = 1 };
+		if (s->cfg.explain)
+			e.rule = RULE_RUNNEXT_STEAL;
 		sim_emit(s, &e);
 		s->sum.steals++;
 		s->sum.stolen++;

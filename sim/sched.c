@@ -11,11 +11,11 @@
 
 /* stealWork's timer half for victim p2 (its last pass): run p2's due
  * timers here; a G they readied is in our runnext, and runs. */
-static int steal_timers(struct sim *s, int32_t pi, int32_t p2, struct found *f)
+static int steal_timers(struct sim *s, int32_t pi, int32_t p2, int pass, struct found *f)
 {
 	if (s->allp[p2].timers.len == 0 || timer_check(s, p2, pi) == 0)
 		return 0;
-	*f = (struct found){ .reason = R_SCHEDULE };
+	*f = (struct found){ .reason = R_SCHEDULE, .rule = RULE_STEAL_TIMERS, .rule_n = pass };
 	f->g = runq_get(s, pi, &f->inherit);
 	return f->g >= 0;
 }
@@ -36,13 +36,14 @@ static int steal_work(struct sim *s, int32_t pi, struct found *f)
 			int32_t p2 = (int32_t)pos;
 			if (p2 == pi)
 				continue;
-			if (last && steal_timers(s, pi, p2, f))
+			if (last && steal_timers(s, pi, p2, i + 1, f))
 				return 1;
 			if (s->allp[p2].status == P_IDLE)
 				continue;
 			int32_t gi = runq_steal(s, pi, p2, last);
 			if (gi >= 0) {
-				*f = (struct found){ .g = gi, .inherit = 0, .reason = R_STEAL };
+				*f = (struct found){ .g = gi, .inherit = 0, .reason = R_STEAL, .rule = RULE_STEAL,
+						     .rule_n = i + 1 };
 				return 1;
 			}
 		}
@@ -57,7 +58,7 @@ static int run_others_timers(struct sim *s, int32_t pi, struct found *f)
 	if (s->ntimers == 0)
 		return 0;
 	for (int32_t p2 = 0; p2 < s->nprocs; p2++)
-		if (p2 != pi && steal_timers(s, pi, p2, f))
+		if (p2 != pi && steal_timers(s, pi, p2, 0, f))
 			return 1;
 	return 0;
 }
@@ -78,17 +79,24 @@ int sched_find_runnable(struct sim *s, int32_t pi, struct found *f)
 		timer_check(s, pi, pi);
 	if (pp->schedtick % GLOBRUNQ_CHECK_TICK == 0 && s->runq.size > 0) {
 		f->g = globrunq_get(s, pi, 1);
+		f->rule = RULE_GLOBRUNQ_TICK;
 		return 1;
 	}
 	f->g = runq_get(s, pi, &f->inherit);
-	if (f->g >= 0)
+	if (f->g >= 0) {
+		f->rule = f->inherit ? RULE_RUNNEXT : RULE_RUNQ;
 		return 1;
+	}
 	if (s->runq.size > 0) {
+		int64_t before = s->runq.size;
 		f->g = globrunq_get(s, pi, 0);
+		f->rule = RULE_GLOBRUNQ_BATCH;
+		f->rule_n = (int32_t)(before - s->runq.size);
 		return 1;
 	}
 	if ((f->g = netpoll_poll(s, pi)) >= 0) {
 		f->reason = R_NETPOLL;
+		f->rule = RULE_NETPOLL;
 		return 1;
 	}
 	if (s->cfg.steal ? steal_work(s, pi, f) : run_others_timers(s, pi, f))
@@ -112,7 +120,9 @@ void sched_execute(struct sim *s, int32_t pi, const struct found *f)
 	gp->preempt = 0;
 	gp->m = pp->m;
 	mp->curg = f->g;
+	sim_rule(s, EV_G, f->rule, f->rule_n);
 	sim_move_g(s, f->g, PL_RUNNING, pi, f->reason);
+	sim_rule_done(s);
 	exec_run(s, f->g);
 }
 
@@ -136,7 +146,9 @@ static void schedule(struct sim *s, int32_t pi)
 		sched_execute(s, pi, &f);
 	} else {
 		netpoll_block(s); /* it may wait in netpoll rather than sleep */
+		sim_rule(s, EV_P, RULE_STOPM, 0);
 		proc_releasep_stopm(s, pi);
+		sim_rule_done(s);
 	}
 }
 
@@ -185,7 +197,7 @@ static void netpoll_return(struct sim *s)
 {
 	int32_t pi, gi;
 	if (s->status == SIM_RUNNING && netpoll_block_return(s, &pi, &gi)) {
-		struct found f = { .g = gi, .inherit = 0, .reason = R_NETPOLL };
+		struct found f = { .g = gi, .inherit = 0, .reason = R_NETPOLL, .rule = RULE_NETPOLL_BLOCKED };
 		sched_execute(s, pi, &f);
 		sim_check(s);
 	}

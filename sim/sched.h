@@ -26,6 +26,8 @@ struct found {
 	int32_t g;
 	int inherit;
 	int reason;
+	int rule;        /* --explain: which source (enum sim_rule) */
+	int32_t rule_n;
 };
 
 int sched_find_runnable(struct sim *s, int32_t pi, struct found *f);

@@ -45,6 +45,12 @@ int sim_emit(struct sim *s, struct sim_event *e)
 	e->seq = s->seq++;
 	e->by_m = s->actor_m;
 	e->by_p = s->actor_m >= 0 ? s->allm[s->actor_m].p : -1;
+	for (int i = 0; i < 2; i++)
+		if (s->rule_pending[i].rule && s->rule_pending[i].ev == e->ev) {
+			e->rule = s->rule_pending[i].rule;
+			e->rule_n = s->rule_pending[i].n;
+			s->rule_pending[i].rule = 0;
+		}
 	s->sum.fingerprint = mix(s->sum.fingerprint, digest(e));
 	s->sum.events++;
 	if (s->sum.events % SIM_PROGRESS_EVENTS == 0)
@@ -251,6 +257,12 @@ const char *sim_waitreason_name(int i)
 {
 	static const char *const names[] = { SIM_WAITREASONS(SIM_NAME) };
 	return name_of(names, WR__N, i);
+}
+
+const char *sim_rule_name(int i)
+{
+	static const char *const names[] = { SIM_RULES(SIM_NAME) };
+	return name_of(names, RULE__N, i);
 }
 
 const char *sim_outcome_name(int i)

@@ -38,6 +38,7 @@ struct sim_config {
 	int64_t schedtrace_ms;  /* 0: no schedtrace callbacks */
 	int check;              /* run the invariant checker after every step */
 	int eager_sysmon;       /* run every sysmon pass (testing; same result) */
+	int explain;            /* --explain: records carry the rule behind each decision */
 	int64_t until_us;       /* 0, or stop (SIM_UNTIL) rather than run an instant past it */
 };
 
@@ -76,17 +77,44 @@ void sim_config_default(struct sim_config *cfg);
 	X(SLEEP, "sleep") X(IO_WAIT, "IO wait")
 
 #define SIM_ENUM_PL(K, name) PL_##K,
+/* --explain: the rule that made a scheduling decision, named as in
+ * proc.go. Which records carry which rule: docs/trace-format.md. */
+#define SIM_RULES(X) \
+	X(NONE, "") \
+	X(GLOBRUNQ_TICK, "findRunnable: schedtick%61 == 0, globrunqget max 1") \
+	X(RUNNEXT, "findRunnable: runqget, runnext, inherits the time slice") \
+	X(RUNQ, "findRunnable: runqget, the local runq's head") \
+	X(GLOBRUNQ_BATCH, "findRunnable: globrunqget, a batch of rule_n") \
+	X(NETPOLL, "findRunnable: netpoll, a network read was ready") \
+	X(NETPOLL_BLOCKED, "findRunnable: the M blocked in netpoll returned with it, on an idle P") \
+	X(STEAL, "stealWork: runqsteal from P from_p on pass rule_n") \
+	X(STEAL_TIMERS, "stealWork: checkTimers of another P on pass rule_n readied it") \
+	X(RUNNEXT_STEAL, "runqgrab: ring empty, stealRunNextG on the last pass, the victim running a G") \
+	X(EXITSYSCALL_OLDP, "exitsyscallfast: its old P was still in the syscall") \
+	X(EXITSYSCALL_PIDLE, "exitsyscallfast_pidle: an idle P") \
+	X(EXITSYSCALL0, "exitsyscall0: no P, globrunqput") \
+	X(STOPM, "findRunnable: nothing to run, releasep, pidleput, stopm") \
+	X(PREEMPT_SLICE, "retake: running for forcePreemptNS, the time slice, preemptone") \
+	X(RETAKE_WORK, "retake: a P in a syscall with work in its runq") \
+	X(RETAKE_NOIDLE, "retake: a P in a syscall, no idle P and no spinning M") \
+	X(RETAKE_10MS, "retake: a P in a syscall for 10ms, syscallwhen + 10ms") \
+	X(HANDOFF_WORK, "handoffp: local or global work, startm") \
+	X(HANDOFF_SPIN, "handoffp: no spinning M and no idle P, startm spinning") \
+	X(HANDOFF_LASTP, "handoffp: the last running P, startm so someone polls")
+
 #define SIM_ENUM_R(K, name) R_##K,
 #define SIM_ENUM_MS(K, name) MS_##K,
 #define SIM_ENUM_PS(K, name) PS_##K,
 #define SIM_ENUM_EV(K, name) EV_##K,
 #define SIM_ENUM_WR(K, name) WR_##K,
+#define SIM_ENUM_RULE(K, name) RULE_##K,
 enum sim_place { SIM_PLACES(SIM_ENUM_PL) PL__N };
 enum sim_reason { SIM_REASONS(SIM_ENUM_R) R__N };
 enum sim_mstate { SIM_MSTATES(SIM_ENUM_MS) MS__N };
 enum sim_pstate { SIM_PSTATES(SIM_ENUM_PS) PS__N };
 enum sim_ev { SIM_EVENTS(SIM_ENUM_EV) EV__N };
 enum sim_waitreason { SIM_WAITREASONS(SIM_ENUM_WR) WR__N };
+enum sim_rule { SIM_RULES(SIM_ENUM_RULE) RULE__N };
 
 /* One trace record. g, p, m are -1 where none; the other fields are set
  * only for the event kinds that use them (docs/trace-format.md). */
@@ -109,6 +137,8 @@ struct sim_event {
 	uint8_t wait;    /* EV_G (only): to=waiting: the wait reason (sim_waitreason_name), else 0 */
 	int32_t by_m;    /* every kind: the M whose code made the change (sysmon's for its retakes), -1 if none */
 	int32_t by_p;    /* every kind: the P that M held then, -1 if none */
+	uint8_t rule;    /* with cfg.explain: the decision's rule (enum sim_rule), else 0 */
+	int32_t rule_n;  /* the rule's number: a steal's pass (1..4), a global batch's size; else 0 */
 };
 
 /* The sink: where events go. event() returns nonzero to stop the run
@@ -178,5 +208,6 @@ const char *sim_ev_name(int ev);
 const char *sim_outcome_name(int outcome);
 /* The runtime's waitReason strings ("chan receive"); "" for none. */
 const char *sim_waitreason_name(int wr);
+const char *sim_rule_name(int rule);
 
 #endif

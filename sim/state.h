@@ -199,6 +199,9 @@ struct sim {
 	int64_t lasttrace;     /* -1: schedtrace not started */
 	int64_t starttime;
 
+	/* --explain: rules waiting for the next record of their kind */
+	struct { uint8_t ev, rule; int32_t n; } rule_pending[2];
+
 	/* accounting */
 	struct sim_summary sum;
 	uint64_t seq;
@@ -217,6 +220,19 @@ void sim_resetspinning(struct sim *s, int32_t mi);
 /* The M mi (-1: none) runs from here on: the events that follow carry it
  * and its P as by_m and by_p. */
 static inline void sim_act(struct sim *s, int32_t mi) { s->actor_m = mi; }
+/* --explain (a no-op without it): the next record of kind ev gets rule
+ * (enum sim_rule) and its number n. Two kinds can wait at once (a handoff
+ * and its P record); sim_rule_done drops what the decision did not emit. */
+static inline void sim_rule(struct sim *s, int ev, int rule, int32_t n)
+{
+	if (!s->cfg.explain)
+		return;
+	int i = s->rule_pending[0].rule && s->rule_pending[0].ev != ev;
+	s->rule_pending[i].ev = (uint8_t)ev;
+	s->rule_pending[i].rule = (uint8_t)rule;
+	s->rule_pending[i].n = n;
+}
+static inline void sim_rule_done(struct sim *s) { s->rule_pending[0].rule = s->rule_pending[1].rule = 0; }
 /* The simulated program dies (SIM_DIED) with the runtime's text; outcome
  * says how (OUT_DEADLOCK, OUT_THREAD_LIMIT). */
 void sim_die(struct sim *s, int outcome, const char *msg);

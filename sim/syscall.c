@@ -45,16 +45,22 @@ static int32_t exitsyscall_fast(struct sim *s, struct m *mp)
 int32_t syscall_exit(struct sim *s, int32_t gi)
 {
 	int32_t mi = s->allg[gi].m;
+	int32_t oldp = s->allm[mi].oldp;
+	int reacquired = oldp >= 0 && s->allp[oldp].status == P_SYSCALL;
 	int32_t pi = exitsyscall_fast(s, &s->allm[mi]);
 	if (pi < 0) { /* exitsyscall0: no P; the G waits in the global queue */
 		s->allm[mi].curg = -1;
+		sim_rule(s, EV_G, RULE_EXITSYSCALL0, 0);
 		globrunq_put(s, gi, R_EXITSYSCALL);
+		sim_rule_done(s);
 		proc_mput(s, mi);
 		return -1;
 	}
 	proc_acquirep(s, mi, pi, MS_RUNNING);
 	s->allp[pi].syscalltick++;
 	s->sysmon_dirty = 1;
+	sim_rule(s, EV_G, reacquired ? RULE_EXITSYSCALL_OLDP : RULE_EXITSYSCALL_PIDLE, 0);
 	sim_move_g(s, gi, PL_RUNNING, pi, R_EXITSYSCALL);
+	sim_rule_done(s);
 	return pi;
 }

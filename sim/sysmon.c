@@ -43,7 +43,9 @@ static int retake_syscall(struct sim *s, int32_t pi, int sysretake)
 	int32_t from_m = pp->sysm;
 	pp->sysm = -1;
 	pp->syscalltick++;
+	sim_rule(s, EV_P, !runq_empty(s, pi) ? RULE_RETAKE_WORK : s->npidle == 0 ? RULE_RETAKE_NOIDLE : RULE_RETAKE_10MS, 0);
 	sched_handoffp(s, pi, from_m);
+	sim_rule_done(s);
 	return 1;
 }
 

@@ -23,5 +23,10 @@ sh tools/names.sh waitreasons | while IFS= read -r wr; do
 	grep -qF -- "\`$wr\`" docs/trace-format.md || echo "FAIL docs/trace-format.md does not document wait reason $wr"
 done | { if read -r line; then echo "$line"; cat; exit 1; fi; }
 [ $? -eq 0 ] && pass=$((pass + 1)) || fail=$((fail + 1))
+sh tools/names.sh rules | while IFS= read -r rule; do
+	[ -n "$rule" ] || continue
+	grep -qF -- "\`$rule\`" docs/trace-format.md || echo "FAIL docs/trace-format.md does not document rule $rule"
+done | { if read -r line; then echo "$line"; cat; exit 1; fi; }
+[ $? -eq 0 ] && pass=$((pass + 1)) || fail=$((fail + 1))
 echo "docs: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -62,7 +62,7 @@ static inline char *tr_put_i(char *p, int64_t v)
 	return p;
 }
 
-#define TRACE_MAX_RECORD 400 /* longer than any record's fixed fields in json, jsonl or csv */
+#define TRACE_MAX_RECORD 640 /* longer than any record's fixed fields in json, jsonl or csv (an --explain rule included) */
 
 /* The program's names, quoted once for the record formats: each function
  * and channel as a JSON string and as a CSV field (record.c). */

@@ -36,6 +36,7 @@ struct ch_g {
 	int32_t p, fn;
 	int64_t flow;    /* a wake-up flow waiting for its next start, 0 none */
 	uint8_t why;     /* the reason it started running */
+	uint8_t rule;    /* --explain: the rule that ran it */
 };
 
 struct ch_m {
@@ -182,8 +183,9 @@ static void g_slice_end(struct chrome *c, int32_t goid, struct ch_g *g, const ch
 			 PID_P, (int)g->p, g->start, c->t - g->start, (int)goid);
 	const char *fn = fn_name(c, g->fn);
 	char tail[CH_BUF];
-	int m = snprintf(tail, sizeof tail, ",\"args\":{\"g\":%d,\"start\":\"%s\",\"end\":\"%s\"}}", (int)goid,
-			 sim_reason_name(g->why), why);
+	int m = snprintf(tail, sizeof tail, ",\"args\":{\"g\":%d,\"start\":\"%s\",\"end\":\"%s\"%s%s%s}}", (int)goid,
+			 sim_reason_name(g->why), why, g->rule ? ",\"rule\":\"" : "", g->rule ? sim_rule_name(g->rule) : "",
+			 g->rule ? "\"" : "");
 	if (c->n++ > 0)
 		trace_out_put(c->o, ",\n", 2);
 	trace_out_put(c->o, head, (size_t)n);
@@ -258,6 +260,7 @@ static void on_g(struct chrome *c, const struct sim_event *e)
 		g->start = c->t;
 		g->p = e->p;
 		g->why = e->reason;
+		g->rule = e->rule;
 		if (g->flow) {
 			flow(c, PID_P, -1, e->p, "wakeup", g->flow);
 			g->flow = 0;

@@ -9,10 +9,15 @@
 
 static const char csv_header[] =
 	"t,seq,ev,g,p,m,from,to,from_p,reason,victim,n,runnext,from_m,ran_us,by_m,by_p,fn,wait,chan\n";
+/* With --explain, two more columns: the rule (quoted: it has commas; empty
+ * where none) and rule_n (0 where none). */
+static const char csv_header_explain[] =
+	"t,seq,ev,g,p,m,from,to,from_p,reason,victim,n,runnext,from_m,ran_us,by_m,by_p,fn,wait,chan,rule,rule_n\n";
 
 struct csv_state {
 	struct trace_out *o;
 	struct trace_names names;
+	int explain;
 };
 
 static void *csv_open(struct trace_out *o, const struct trace_meta *m)
@@ -25,7 +30,11 @@ static void *csv_open(struct trace_out *o, const struct trace_meta *m)
 		free(c);
 		return NULL;
 	}
-	trace_out_put(o, csv_header, sizeof csv_header - 1);
+	c->explain = m && m->cfg.explain;
+	if (c->explain)
+		trace_out_put(o, csv_header_explain, sizeof csv_header_explain - 1);
+	else
+		trace_out_put(o, csv_header, sizeof csv_header - 1);
 	return c;
 }
 
@@ -64,7 +73,7 @@ static int csv_event(void *st, const struct sim_event *e)
 	int n = event_csv(buf, e);
 	const char *fn = trace_record_fn(&c->names, e, 1), *ch = trace_record_chan(&c->names, e, 1);
 	const char *wait = e->ev == EV_G && e->wait ? sim_waitreason_name(e->wait) : "";
-	if (!fn && !ch && !*wait) {
+	if (!fn && !ch && !*wait && !c->explain) {
 		buf[n++] = ',';
 		buf[n++] = ',';
 		buf[n++] = '\n';
@@ -76,6 +85,13 @@ static int csv_event(void *st, const struct sim_event *e)
 	trace_out_puts(c->o, wait);
 	trace_out_put(c->o, ",", 1);
 	trace_out_puts(c->o, ch ? ch : "");
+	if (c->explain) { /* --explain */
+		char tail[32];
+		trace_out_puts(c->o, e->rule ? ",\"" : ",");
+		trace_out_puts(c->o, e->rule ? sim_rule_name(e->rule) : "");
+		trace_out_puts(c->o, e->rule ? "\"," : ",");
+		trace_out_put(c->o, tail, (size_t)(tr_put_i(tail, e->rule_n) - tail));
+	}
 	return trace_out_put(c->o, "\n", 1);
 }
 

@@ -69,6 +69,10 @@ int trace_event_json(char *buf, size_t len, const struct sim_event *e)
 		p = put_kv_s(p, ",\"from\":\"", trace_state_name(e, e->from));
 		p = put_kv_s(p, ",\"to\":\"", trace_state_name(e, e->to));
 	}
+	if (e->rule) { /* --explain */
+		p = put_kv_s(p, ",\"rule\":\"", sim_rule_name(e->rule));
+		p = put_kv_i(p, ",\"rule_n\":", e->rule_n);
+	}
 	*p++ = '}';
 	return (int)(p - buf);
 }
