@@ -13,6 +13,12 @@ ok() { pass=$((pass + 1)); echo "ok   $1"; }
 bad() { fail=$((fail + 1)); echo "FAIL $1"; sed 's/^/     /' "$T/err" | head -8; }
 
 workloads=$("$GOSIM" --list-workloads | sed -n 's/^\([a-z0-9_-]*\) (procs.*/\1/p')
+# Network waits: Gs come back through netpoll and an M blocked in it.
+cat >"$T/net.json" <<'EOF2'
+{"name": "nettest", "procs": 2, "main": [{"repeat": 4, "body": [{"go": "h"}]}, {"net": "3ms"}],
+ "funcs": {"h": [{"net": "1ms"}, {"run": "200us"}, {"net": "2ms"}, {"run": "100us"}]}}
+EOF2
+workloads="$workloads $T/net.json"
 for w in $workloads; do
 	for args in "-p 1" "-p 2" "-p 4" "-p 3 --steal=off" "-p 2 --sysmon=adaptive --preempt=cooperative"; do
 		# shellcheck disable=SC2086
