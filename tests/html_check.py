@@ -10,8 +10,8 @@ every P card's data-status, data-running, data-runnext, data-runq and
 data-schedtick, the global queue's data-globrunq and the blocked
 goroutines with the state a replay of the JSON trace (below, written apart
 from the page's own) gives at that moment. The replay's schedtick is
-checked against the simulator's own (scheddetail). One screenshot per
-workload goes to the build directory. A run past the page's record cap
+checked against the simulator's own (scheddetail). A screenshot of the
+syscalls page goes to the build directory. A run past the page's record cap
 keeps exactly the cap.
 
 Usage: html_check.py GOSIM OUTDIR
@@ -168,6 +168,7 @@ class Cards(html.parser.HTMLParser):
     def __init__(self):
         super().__init__()
         self.ps, self.glob, self.body, self.hi, self.blocked, self.waits = {}, None, None, [], None, []
+        self.timeline = None
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
@@ -181,6 +182,8 @@ class Cards(html.parser.HTMLParser):
             self.blocked = a
         if 'data-wait' in a:
             self.waits.append(a['data-wait'])
+        if a.get('id') == 'timeline':
+            self.timeline = a
         if 'data-g' in a and 'hi' in (a.get('class') or '').split():
             self.hi.append(int(a['data-g']))
 
@@ -189,7 +192,22 @@ def ids(s):
     return [int(x) for x in s.split()] if s else []
 
 
-def compare(wl, moment, page, want, follow):
+def lanes(trace):
+    """The timeline's lanes and slice counts: one slice per run on a P,
+    one per system call on an M (the Ms in M id order)."""
+    procs = trace['config']['procs']
+    runs, calls = [0] * procs, {}
+    for e in trace['events']:
+        if e['ev'] == 'g' and e['to'] == 'running':
+            runs[e['p']] += 1
+        elif e['ev'] == 'g' and e['to'] == 'syscall':
+            calls[e['m']] = calls.get(e['m'], 0) + 1
+    ms = sorted(calls)
+    return (' '.join(['P%d' % p for p in range(procs)] + ['M%d' % m for m in ms]),
+            ' '.join(str(n) for n in runs + [calls[m] for m in ms]))
+
+
+def compare(wl, moment, page, want, follow, tl):
     where = '%s #%s' % (wl, moment)
     if not page.body or page.body.get('data-state') != 'ready':
         fail('%s: page not ready (state %r)' % (where, page.body and page.body.get('data-state')))
@@ -212,6 +230,9 @@ def compare(wl, moment, page, want, follow):
     if page.blocked is None or ids(page.blocked.get('data-blocked')) != sorted(want.waiting):
         fail('%s: blocked %r, trace says %r' % (where, page.blocked and page.blocked.get('data-blocked'),
                                                sorted(want.waiting)))
+    got = page.timeline and (page.timeline.get('data-lanes'), page.timeline.get('data-slices'))
+    if got != tl:
+        fail('%s: timeline lanes and slices %r, trace says %r' % (where, got, tl))
     if follow is not None and (not page.hi or set(page.hi) != {follow}):
         fail('%s: highlighted %r, want only G%d' % (where, page.hi, follow))
 
@@ -237,13 +258,14 @@ def moments(trace):
 
 CHROME_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
                 '--disable-component-update', '--disable-sync', '--no-first-run', '--hide-scrollbars',
-                '--enable-logging=stderr', '--v=0', '--virtual-time-budget=5000']
+                '--enable-logging=stderr', '--v=0']
 
 
-def chromium(browser, args, url):
+def chromium(browser, args, url, budget_ms=5000):
     profile = tempfile.mkdtemp(prefix='gosim-chromium-')
     try:
-        r = subprocess.run([browser] + CHROME_FLAGS + ['--user-data-dir=' + profile] + args + [url],
+        r = subprocess.run([browser] + CHROME_FLAGS + ['--virtual-time-budget=%d' % budget_ms,
+                                                       '--user-data-dir=' + profile] + args + [url],
                            capture_output=True, text=True, timeout=120)
     finally:
         shutil.rmtree(profile, ignore_errors=True)
@@ -309,6 +331,18 @@ def check_hostile_names(gosim, out, browser):
         fail('names: blocked groups %r, want the channel by name' % page.waits)
 
 
+def check_play(browser, path):
+    """#play=SPEED starts playing: after 3 s of the browser's virtual time
+    the moment has moved on from 0 (headless Chromium runs few animation
+    frames, so not by the full 30 ms)."""
+    dom, errs = chromium(browser, ['--dump-dom'], 'file://' + os.path.abspath(path) + '#t=0&play=10000', 3000)
+    page = Cards()
+    page.feed(dom)
+    t = page.body and page.body.get('data-t')
+    if errs or not t or float(t) <= 0:
+        fail('play: the moment is at %r after 3 s at 10 ms/s (%r)' % (t, errs))
+
+
 def check_cap(gosim, out):
     """A run past the cap: the page keeps the first HTML_MAX_EVENTS records
     (trace/html.c), counts the rest, and the summary still comes."""
@@ -359,13 +393,15 @@ def main():
         url = 'file://' + os.path.abspath(hpath)
         for moment, upto in moments(trace):
             follow = re.search(r'g=(\d+)', moment)
-            jobs.append((wl, moment, url, replay(trace, upto), int(follow.group(1)) if follow else None))
-        jobs.append((wl, None, url, None, None))
+            jobs.append((wl, moment, url, replay(trace, upto), int(follow.group(1)) if follow else None,
+                         lanes(trace)))
+        if wl == 'syscalls':  # one screenshot: the README's workload
+            jobs.append((wl, None, url, None, None, None))
     check_cap(gosim, out)
     check_hostile_names(gosim, out, browser)
     if browser:
         def run(job):
-            wl, moment, url, want, follow = job
+            wl, moment, url, want, follow, tl = job
             if moment is None:
                 png = os.path.join(out, wl + '.png')
                 _, errs = chromium(browser, ['--window-size=1200,800', '--screenshot=' + png], url)
@@ -378,13 +414,14 @@ def main():
             return job, page, errs
 
         with ThreadPoolExecutor(2) as pool:
-            for (wl, moment, url, want, follow), page, errs in pool.map(run, jobs):
+            for (wl, moment, url, want, follow, tl), page, errs in pool.map(run, jobs):
                 for e in errs:
                     fail('%s: browser console: %s' % (wl, e))
                 if page is not None:
-                    compare(wl, moment, page, want, follow)
+                    compare(wl, moment, page, want, follow, tl)
+        check_play(browser, os.path.join(out, 'fanout.html'))
         checked = sum(1 for j in jobs if j[1])
-        print('html: %d pages, %d moments checked in %s, screenshots in %s' % (len(workloads), checked, browser, out))
+        print('html: %d pages, %d moments checked in %s, screenshot in %s' % (len(workloads), checked, browser, out))
     if FAILS:
         sys.exit(1)
     print('html: ok')

@@ -636,6 +636,9 @@ function sortLanes() {
 	for (let p = 0; p < NP; p++)
 		laneOrder.push(p);
 	laneOrder.push(...shown);
+	/* for tests: the lanes drawn, and how many slices each has */
+	cv.dataset.lanes = laneOrder.map((L) => lanes[L].name.replace(' syscall', '')).join(' ');
+	cv.dataset.slices = laneOrder.map((L) => lanes[L].t0.length).join(' ');
 }
 function lowerBound(arr, v) {
 	let lo = 0, hi = arr.length;
@@ -1031,6 +1034,12 @@ go(r.i, true, r.t);
 timings.first_render_ms = NOW() - tRender0;
 timings.ready_ms = NOW(); /* since navigation start */
 timings.script_ms = NOW() - tStart;
+if (r.q.play !== undefined) {
+	const sp = [...$('speed').options].find((o) => o.value === r.q.play);
+	if (sp)
+		$('speed').value = sp.value;
+	togglePlay(true);
+}
 if (r.q.bench) {
 	const back = cursor, backT = moment;
 	bench(parseInt(r.q.bench, 10) || 20);
