@@ -191,9 +191,11 @@ static int emit(struct wctx *c, struct fbuf *fb, struct op op)
 	return 0;
 }
 
-/* compile_body, compile_op and compile_repeat recurse once per repeat
- * nesting level, which compile_repeat caps at WORKLOAD_MAX_DEPTH before it
- * descends: the depth is a constant, not the input's. */
+/* compile_body, compile_op, compile_repeat and compile_range recurse once
+ * per body nesting level. The path they push to name errors holds at most
+ * MAX_PATH steps ("nesting too deep" past it), and repeats stop at
+ * WORKLOAD_MAX_DEPTH before descending, so the depth is a constant, not the
+ * input's (tests/test_bigprog.c nests 1,000 deep). */
 static int compile_body(struct wctx *c, json_t *body, struct fbuf *fb, int depth);
 
 static int compile_repeat(struct wctx *c, json_t *op, struct fbuf *fb, int depth)

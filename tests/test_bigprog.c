@@ -202,3 +202,23 @@ Test(bigprog, an_error_after_a_deeply_nested_value_is_placed_right)
 	free(t.s);
 	cr_assert_str_eq(err, "big.json:2:12: unknown operation \"jump\" (expected run, loop, go, syscall, send, recv, gosched, repeat, sleep, net, close or range)");
 }
+
+/* Range bodies do not count as repeat depth; the compiler's path limit
+ * stops their nesting before its recursion gets deep. */
+Test(bigprog, ranges_nested_1000_deep_are_refused_at_the_path_limit)
+{
+	enum { D = 1000 };
+	struct text t = { 0 };
+	put(&t, "{\"chans\": {\"c\": 1}, \"main\": ");
+	for (int i = 0; i < D; i++)
+		put(&t, "[{\"range\": \"c\", \"body\": ");
+	put(&t, "[]");
+	for (int i = 0; i < D; i++)
+		put(&t, "}]");
+	put(&t, "}\n");
+	struct program *p;
+	char err[512];
+	cr_assert_neq(parse(&t, &p, err, sizeof err), 0);
+	free(t.s);
+	cr_assert(strstr(err, ": nesting too deep"), "%s", err);
+}
