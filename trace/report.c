@@ -117,6 +117,10 @@ static void segs_trim(struct report *r)
 	int64_t oldest = r->open_head < r->nopen ? r->open[r->open_head].t : INT64_MAX;
 	while (r->seg_head < r->nseg && r->segs[r->seg_head].end <= oldest)
 		r->seg_head++;
+	if (r->seg_head == r->nseg) { /* nothing kept: start the log afresh */
+		r->seg_head = r->nseg = 0;
+		return;
+	}
 	if (r->seg_head > 4096 && r->seg_head * 2 >= r->nseg) {
 		memmove(r->segs, r->segs + r->seg_head, (size_t)(r->nseg - r->seg_head) * sizeof *r->segs);
 		r->nseg -= r->seg_head;
