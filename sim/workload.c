@@ -349,8 +349,7 @@ static int compile_range(struct wctx *c, json_t *op, struct fbuf *fb, int depth)
 
 static int compile_op(struct wctx *c, json_t *op, struct fbuf *fb, int depth)
 {
-	char names[256];
-	op_names(names, sizeof names);
+	char names[256]; /* filled only for an error: an op is compiled in constant time */
 	if (!json_is_object(op))
 		return fail(c, 0, "an operation is an object such as {\"run\": \"1ms\"}");
 	const char *key;
@@ -365,12 +364,15 @@ static int compile_op(struct wctx *c, json_t *op, struct fbuf *fb, int depth)
 		if (k >= 0)
 			kind = k;
 		else if (strcmp(key, "body") != 0) {
+			op_names(names, sizeof names);
 			push_key(c, key);
 			return fail(c, 1, "unknown operation \"%s\" (expected %s)", key, names);
 		}
 	}
-	if (kind < 0)
+	if (kind < 0) {
+		op_names(names, sizeof names);
 		return fail(c, 0, "empty operation: expected %s", names);
+	}
 	if (op_table[kind].opnd == OPND_COUNT_BODY)
 		return compile_repeat(c, op, fb, depth);
 	if (op_table[kind].opnd == OPND_CHAN_BODY)
