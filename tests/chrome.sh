@@ -35,6 +35,7 @@ check fanout-p4-nosteal -w fanout -p 4 --steal=off
 check syscalls-p8-adaptive -w syscalls -p 8 -D n=64 --sysmon=adaptive
 check tightloop-p2-coop -w tightloop -p 2 --preempt=cooperative
 check fanout-spills -w fanout -p 1 -D n=600 -D work=10us
+check net-p2 -w tests/data/net-servers.json -p 2
 # The checker itself catches what it looks for: two slices overlapping on
 # one lane, and a flow with no end.
 printf '%s' '{"traceEvents":[{"ph":"M","pid":1,"tid":0,"name":"thread_name","args":{"name":"P0"}},{"ph":"M","pid":1,"name":"process_name","args":{"name":"Ps"}},{"ph":"X","pid":1,"tid":0,"ts":0,"dur":10,"name":"a"},{"ph":"X","pid":1,"tid":0,"ts":5,"dur":1,"name":"b"},{"ph":"s","pid":1,"tid":0,"ts":1,"name":"steal","cat":"steal","id":1}],"displayTimeUnit":"ms"}' >"$tmp/bad.json"

@@ -71,6 +71,12 @@ bad() {
 			done
 		done
 	done
+	# a G the netpoller readies and findRunnable runs at once (waiting -> running)
+	for p in 1 2 4; do
+		for sm in fixed adaptive; do
+			echo "net-p$p-$sm -w $root/tests/data/net-servers.json -p $p --sysmon=$sm"
+		done
+	done
 	echo "large-fanout -w fanout -p 8 -D n=20000 -D work=50us"
 	echo "large-syscalls -w syscalls -p 8 -D n=3000 -D sys=1ms -D work=20us"
 	echo "large-pingpong -w pingpong -p 3 -D rounds=50000 -D work=10us"
@@ -170,6 +176,7 @@ done
 compare syscalls-p8-handoffs -w syscalls -p 8 -D n=64
 compare syscalls-p3-nosteal -w syscalls -p 3 --steal=off --sysmon=adaptive
 compare syscalls-p1-coop -w syscalls -p 1 --preempt=cooperative
+compare net-p2 -w "$root/tests/data/net-servers.json" -p 2
 compare --counts large-syscalls -w syscalls -p 8 -D n=3000 -D sys=1ms -D work=20us
 compare --counts large-fanout -w fanout -p 8 -D n=20000 -D work=50us
 

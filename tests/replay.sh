@@ -20,4 +20,5 @@ for w in $("$gosim" --list-workloads | awk '/^[a-z]/ { print $1 }'); do
 	done
 done
 "$gosim" -w fanout -p 1 -D n=600 -D work=10us -q --trace="$tmp/spills.jsonl"
+"$gosim" -w tests/data/net-servers.json -p 2 -q --trace="$tmp/net.csv"
 "$py" tests/replay_check.py golden/*/trace.* "$tmp"/*

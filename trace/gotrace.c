@@ -14,7 +14,8 @@
  * ProcStop; a P retaken from a syscall is ProcSteal on sysmon's M (and
  * ProcStart on the M it is handed to). A G's create, start, stop
  * (preempted, runtime.Gosched), block (chan receive, chan send), unblock
- * (on the waker's M), destroy and syscall begin/end are the Go* events of
+ * (on the waker's M; a G the netpoller readies and runs at once is
+ * unblocked, then started), destroy and syscall begin/end are the Go* events of
  * the same names; a syscall whose P was retaken ends with
  * GoSyscallEndBlocked and the G starts again on whatever P its M got.
  * Run-queue moves (kicks, spills, steals, global batches) have no event.
@@ -352,6 +353,12 @@ static void syscall_end(struct gotrace *t, int32_t goid, struct gt_g *g, int run
 		go_start(t, mi, goid);
 }
 
+/* Any M may unblock a G (the event needs no context): the waker's, else sysmon's. */
+static void go_unblock(struct gotrace *t, const struct sim_event *e, struct gt_g *g)
+{
+	EMIT(t, e->by_m >= 0 ? e->by_m : 1, EV_GO_UNBLOCK, (uint64_t)e->g, ++g->seq, stack_on(t, e->by_m));
+}
+
 static void on_g(struct gotrace *t, const struct sim_event *e)
 {
 	struct gt_g *g = get_g(t, e->g);
@@ -368,10 +375,13 @@ static void on_g(struct gotrace *t, const struct sim_event *e)
 	}
 	switch (e->to) {
 	case PL_RUNNING:
-		if (e->from == PL_SYSCALL)
+		if (e->from == PL_SYSCALL) {
 			syscall_end(t, e->g, g, 1);
-		else
-			go_start(t, e->m, e->g);
+			return;
+		}
+		if (e->from == PL_WAITING) /* findRunnable's netpoll: ready and run at once */
+			go_unblock(t, e, g);
+		go_start(t, e->m, e->g);
 		return;
 	case PL_SYSCALL:
 		syscall_begin(t, g);
@@ -385,8 +395,8 @@ static void on_g(struct gotrace *t, const struct sim_event *e)
 	}
 	if (e->from == PL_RUNNING)
 		go_leave(t, g, EV_GO_STOP, e->reason == R_GOSCHED ? S_GOSCHED : S_PREEMPTED);
-	else if (e->from == PL_WAITING) /* any M may unblock (no context needed): the waker's, else sysmon's */
-		EMIT(t, e->by_m >= 0 ? e->by_m : 1, EV_GO_UNBLOCK, (uint64_t)e->g, ++g->seq, stack_on(t, e->by_m));
+	else if (e->from == PL_WAITING)
+		go_unblock(t, e, g);
 	else if (e->from == PL_SYSCALL)
 		syscall_end(t, e->g, g, 0);
 	/* else a run-queue move: no event */
