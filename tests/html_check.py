@@ -130,7 +130,7 @@ def check_self_contained(path, text):
 
 # The fields the page embeds under the JSON trace's own names.
 CORE = {'t', 'seq', 'ev', 'g', 'p', 'm', 'from', 'to', 'from_p', 'reason', 'victim', 'n', 'runnext', 'from_m',
-        'ran_us', 'by_m', 'by_p'}
+        'ran_us', 'by_m', 'by_p', 'rule', 'rule_n'}
 
 
 def check_records(wl, trace, blocks):
@@ -156,6 +156,8 @@ def check_records(wl, trace, blocks):
                 got[f] = names[tables[kind]][got[f]]
         if 'reason' in got:
             got['reason'] = names['reason'][got['reason']]
+        if got.get('rule'):
+            got['rule'] = names['rule'][got['rule']]
         for f, v in e.items():
             if f in CORE and got.get(f) != v:
                 fail('%s: record %d field %s: page %r, trace %r' % (wl, i, f, got.get(f), v))
@@ -163,12 +165,14 @@ def check_records(wl, trace, blocks):
 
 
 class Cards(html.parser.HTMLParser):
-    """The data- attributes of the P cards, the global queue and the body."""
+    """The data- attributes of the P cards, the queues, the timeline and the
+    body; the highlighted goroutines; the rule shown."""
 
     def __init__(self):
         super().__init__()
         self.ps, self.glob, self.body, self.hi, self.blocked, self.waits = {}, None, None, [], None, []
         self.timeline = None
+        self.in_rule, self.rule = False, ''
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
@@ -186,6 +190,11 @@ class Cards(html.parser.HTMLParser):
             self.timeline = a
         if 'data-g' in a and 'hi' in (a.get('class') or '').split():
             self.hi.append(int(a['data-g']))
+        self.in_rule = a.get('id') == 'event-rule'
+
+    def handle_data(self, data):
+        if self.in_rule:
+            self.rule += data
 
 
 def ids(s):
@@ -207,7 +216,15 @@ def lanes(trace):
             ' '.join(str(n) for n in runs + [calls[m] for m in ms]))
 
 
-def compare(wl, moment, page, want, follow, tl):
+def rule_words(e):
+    """--explain's rule of record e as the page words it."""
+    if not e.get('rule'):
+        return ''
+    r = re.sub(r'\brule_n\b', str(e['rule_n']), e['rule'])
+    return 'Rule: ' + re.sub(r'\bP from_p\b', 'P%d' % e.get('from_p', -1), r)
+
+
+def compare(wl, moment, page, want, follow, tl, rule):
     where = '%s #%s' % (wl, moment)
     if not page.body or page.body.get('data-state') != 'ready':
         fail('%s: page not ready (state %r)' % (where, page.body and page.body.get('data-state')))
@@ -233,13 +250,16 @@ def compare(wl, moment, page, want, follow, tl):
     got = page.timeline and (page.timeline.get('data-lanes'), page.timeline.get('data-slices'))
     if got != tl:
         fail('%s: timeline lanes and slices %r, trace says %r' % (where, got, tl))
+    if page.rule != rule:
+        fail('%s: the rule shown %r, the record has %r' % (where, page.rule, rule))
     if follow is not None and (not page.hi or set(page.hi) != {follow}):
         fail('%s: highlighted %r, want only G%d' % (where, page.hi, follow))
 
 
 def moments(trace):
     """A few moments worth looking at: the first steal, spill, handoff or
-    preemption, one in the middle of an instant, the middle and the end."""
+    preemption; a record from the middle on, by its seq (inside an instant);
+    three quarters in, following a running goroutine."""
     ev = trace['events']
     out = []
     for kind in ('steal', 'spill', 'handoff', 'preempt'):
@@ -247,7 +267,8 @@ def moments(trace):
         if k is not None:
             out.append(('t=%d' % ev[k]['t'], record_at(ev, ev[k]['t'])))
             break
-    mid = len(ev) // 2
+    mid = len(ev) // 2  # the first record from the middle on that names a rule (--explain), if any
+    mid = next((k for k in range(mid, len(ev)) if ev[k].get('rule')), mid)
     out.append(('e=%d' % mid, mid))
     t = ev[-1]['t'] * 3 // 4
     k = record_at(ev, t)
@@ -380,7 +401,7 @@ def main():
     for wl in workloads:
         jpath, hpath = os.path.join(out, wl + '.json'), os.path.join(out, wl + '.html')
         for path in (jpath, hpath):
-            subprocess.run([gosim, '-w', wl, '-q', '--trace', path], check=True)
+            subprocess.run([gosim, '-w', wl, '-q', '--explain', '--trace', path], check=True)
         with open(jpath) as f:
             trace = json.load(f)
         with open(hpath, encoding='utf-8') as f:
@@ -394,14 +415,14 @@ def main():
         for moment, upto in moments(trace):
             follow = re.search(r'g=(\d+)', moment)
             jobs.append((wl, moment, url, replay(trace, upto), int(follow.group(1)) if follow else None,
-                         lanes(trace)))
+                         lanes(trace), rule_words(trace['events'][upto]) if upto >= 0 else ''))
         if wl == 'syscalls':  # one screenshot: the README's workload
-            jobs.append((wl, None, url, None, None, None))
+            jobs.append((wl, None, url, None, None, None, None))
     check_cap(gosim, out)
     check_hostile_names(gosim, out, browser)
     if browser:
         def run(job):
-            wl, moment, url, want, follow, tl = job
+            wl, moment, url, want, follow, tl, rule = job
             if moment is None:
                 png = os.path.join(out, wl + '.png')
                 _, errs = chromium(browser, ['--window-size=1200,800', '--screenshot=' + png], url)
@@ -414,11 +435,11 @@ def main():
             return job, page, errs
 
         with ThreadPoolExecutor(2) as pool:
-            for (wl, moment, url, want, follow, tl), page, errs in pool.map(run, jobs):
+            for (wl, moment, url, want, follow, tl, rule), page, errs in pool.map(run, jobs):
                 for e in errs:
                     fail('%s: browser console: %s' % (wl, e))
                 if page is not None:
-                    compare(wl, moment, page, want, follow, tl)
+                    compare(wl, moment, page, want, follow, tl, rule)
         check_play(browser, os.path.join(out, 'fanout.html'))
         checked = sum(1 for j in jobs if j[1])
         print('html: %d pages, %d moments checked in %s, screenshot in %s' % (len(workloads), checked, browser, out))

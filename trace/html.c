@@ -58,27 +58,31 @@ static json_t *strings_of(const char *const *s, int n)
 	return a;
 }
 
-/* The fields of each kind's record, in the order html_event() writes them. */
+/* The fields of each kind's record, in the order html_record() writes
+ * them: the kind's own, then its optional tail (TAIL_G or TAIL). */
 static json_t *fields(void)
 {
-	return json_pack("{s[sssssssssssssss] s[ssssssssss] s[ssssssss] s[ssssssss] s[ssssssss]"
-			 " s[sssssssss] s[sssssssss]}",
-			 "g", "t", "ev", "g", "p", "m", "from", "to", "from_p", "reason", "by_m", "by_p", "fn", "obj",
-			 "wait", "seq",
-			 "steal", "t", "ev", "g", "p", "m", "victim", "n", "runnext", "by_m", "by_p",
-			 "spill", "t", "ev", "g", "p", "m", "n", "by_m", "by_p",
-			 "handoff", "t", "ev", "g", "p", "m", "from_m", "by_m", "by_p",
-			 "preempt", "t", "ev", "g", "p", "m", "ran_us", "by_m", "by_p",
-			 "m", "t", "ev", "g", "p", "m", "from", "to", "by_m", "by_p",
-			 "p", "t", "ev", "g", "p", "m", "from", "to", "by_m", "by_p");
+#define TAIL_G "rule", "rule_n", "fn", "obj", "wait", "seq"
+#define TAIL "rule", "rule_n", "seq"
+	return json_pack("{s[sssssssssssssssss] s[sssssssssssss] s[sssssssssss] s[sssssssssss] s[sssssssssss]"
+			 " s[ssssssssssss] s[ssssssssssss]}",
+			 "g", "t", "ev", "g", "p", "m", "from", "to", "from_p", "reason", "by_m", "by_p", TAIL_G,
+			 "steal", "t", "ev", "g", "p", "m", "victim", "n", "runnext", "by_m", "by_p", TAIL,
+			 "spill", "t", "ev", "g", "p", "m", "n", "by_m", "by_p", TAIL,
+			 "handoff", "t", "ev", "g", "p", "m", "from_m", "by_m", "by_p", TAIL,
+			 "preempt", "t", "ev", "g", "p", "m", "ran_us", "by_m", "by_p", TAIL,
+			 "m", "t", "ev", "g", "p", "m", "from", "to", "by_m", "by_p", TAIL,
+			 "p", "t", "ev", "g", "p", "m", "from", "to", "by_m", "by_p", TAIL);
+#undef TAIL_G
+#undef TAIL
 }
 
 static json_t *meta_json(const struct trace_meta *m)
 {
-	json_t *names = json_pack("{so so so so so so}", "ev", names_of(sim_ev_name), "place",
+	json_t *names = json_pack("{so so so so so so so}", "ev", names_of(sim_ev_name), "place",
 				  names_of(sim_place_name), "reason", names_of(sim_reason_name), "mstate",
 				  names_of(sim_mstate_name), "pstate", names_of(sim_pstate_name), "wait",
-				  names_of(sim_waitreason_name));
+				  names_of(sim_waitreason_name), "rule", names_of(sim_rule_name));
 	return json_pack("{s{sssi} ss si si so so so so}", "gosim", "version", GOSIM_VERSION, "schema",
 			 TRACE_SCHEMA, "workload", m->workload ? m->workload : "", "procs", m->procs, "main_fn",
 			 m->main_fn, "names", names, "fields", fields(), "funcs",
@@ -115,9 +119,10 @@ static char *put_field(char *p, int64_t v)
 	return tr_put_i(p, v);
 }
 
-/* One record as an array: the fields of fields() for its kind. A g
- * record's fn, obj, wait and seq are left off when they add nothing (fn and
- * obj -1, wait 0, seq the record's index). */
+/* One record as an array: the fields of fields() for its kind. The tail
+ * is cut after its last field that says something: rule, rule_n or wait
+ * other than 0, fn or obj other than -1, seq other than the record's index.
+ * (--explain puts a rule on every run, so the rule comes first.) */
 static int html_record(char *buf, const struct sim_event *e, int64_t index)
 {
 	char *p = tr_put_i(tr_put_s(buf, "["), e->t);
@@ -145,12 +150,20 @@ static int html_record(char *buf, const struct sim_event *e, int64_t index)
 		p = put_field(put_field(p, e->from), e->to);
 	}
 	p = put_field(put_field(p, e->by_m), e->by_p);
-	int seq_differs = e->seq != (uint64_t)index;
-	if (e->ev == EV_G && (e->fn >= 0 || e->obj >= 0 || e->wait != 0 || seq_differs)) {
-		p = put_field(put_field(put_field(p, e->fn), e->obj), e->wait);
-		if (seq_differs)
-			p = put_field(p, (int64_t)e->seq);
+	int64_t tail[6] = { e->rule, e->rule_n };
+	int n = 2, keep = e->rule != 0 || e->rule_n != 0 ? 2 : 0;
+	if (e->ev == EV_G) {
+		tail[n++] = e->fn;
+		keep = e->fn >= 0 ? n : keep;
+		tail[n++] = e->obj;
+		keep = e->obj >= 0 ? n : keep;
+		tail[n++] = e->wait;
+		keep = e->wait != 0 ? n : keep;
 	}
+	tail[n++] = (int64_t)e->seq;
+	keep = e->seq != (uint64_t)index ? n : keep;
+	for (int i = 0; i < keep; i++)
+		p = put_field(p, tail[i]);
 	*p++ = ']';
 	return (int)(p - buf);
 }

@@ -69,9 +69,9 @@ const T = new Float64Array(N), EV = new Uint8Array(N), G = new Int32Array(N), P 
 	M = new Int32Array(N), FR = new Uint8Array(N), TO = new Uint8Array(N), A = new Int32Array(N),
 	B = new Int32Array(N), C = new Float64Array(N);
 const FUNC = new Int32Array(N).fill(-1), WAIT = new Int32Array(N).fill(-1), RULE = new Int32Array(N).fill(-1);
-const WR = new Uint8Array(N), BYM = new Int32Array(N), BYP = new Int32Array(N);
+const WR = new Uint8Array(N), BYM = new Int32Array(N), BYP = new Int32Array(N), RULEN = new Int32Array(N);
 const COL = { t: T, g: G, p: P, m: M, from_p: A, victim: A, from_m: A, n: B, runnext: C, ran_us: C, wait: WR,
-	by_m: BYM, by_p: BYP };
+	by_m: BYM, by_p: BYP, rule_n: RULEN };
 const FUNC_FIELDS = ['func', 'fn'], WAIT_FIELDS = ['chan', 'obj', 'object'],
 	RULE_FIELDS = ['explain', 'rule', 'why'];
 const extra = {}; /* other fields, by name: sparse arrays */
@@ -94,8 +94,8 @@ const layouts = names.ev.map((k) => {
 			return (j, v) => { FUNC[j] = strField(v, meta.funcs); };
 		if (WAIT_FIELDS.includes(name))
 			return (j, v) => { WAIT[j] = strField(v, meta.chans); };
-		if (RULE_FIELDS.includes(name))
-			return (j, v) => { RULE[j] = strField(v, meta.rules); };
+		if (RULE_FIELDS.includes(name)) /* an index into names.rule (0: none) or the text */
+			return (j, v) => { RULE[j] = v === 0 || v === '' ? -1 : strField(v, names.rule); };
 		const col = extra[name] || (extra[name] = []);
 		return (j, v) => { col[j] = v; };
 	});
@@ -390,9 +390,11 @@ function describeG(j) {
 	case 'go': return g + ' created by a go statement, put in ' + toW;
 	case 'kick': return g + " pushed out of P" + fp + "'s runnext to the tail of its local queue by a newer goroutine";
 	case 'spill': return g + ' moved from ' + fromW + ' to the global queue (P' + fp + "'s ring was full)";
-	case 'steal':
-		return to === 'running' ? 'P' + p + ' stole ' + g + ' from ' + fromW + ' and runs it'
-			: 'P' + p + ' stole ' + g + ' from ' + fromW;
+	case 'steal': {
+		const pass = RULE[j] >= 0 && RULEN[j] > 0 ? ' (pass ' + RULEN[j] + ')' : '';
+		return to === 'running' ? 'P' + p + ' stole ' + g + ' from ' + fromW + ' and runs it' + pass
+			: 'P' + p + ' stole ' + g + ' from ' + fromW + pass;
+	}
 	case 'globrunqget':
 		return to === 'running' ? 'P' + p + ' took ' + g + ' from the global queue and runs it'
 			: 'P' + p + ' took ' + g + ' from the global queue into its local queue (a batch)';
@@ -422,6 +424,11 @@ function describeG(j) {
 		return g + ': ' + fromW + ' → ' + toW + (r ? ' (' + r + ')' : '');
 	}
 }
+/* --explain's rule, with the numbers it names filled in. */
+function ruleWords(j) {
+	return strs[RULE[j]].replace(/\brule_n\b/g, RULEN[j]).replace(/\bP from_p\b/g, 'P' + A[j])
+		.replace(/\bfrom_p\b/g, A[j]);
+}
 function stateName(j, v) {
 	return (EV[j] === EV_M ? names.mstate : names.pstate)[v] || '?';
 }
@@ -433,7 +440,7 @@ function describe(j) {
 		return describeG(j);
 	if (ev === EV_STEAL) {
 		const n = B[j];
-		const pass = extra.pass && extra.pass[j] !== undefined ? ' (pass ' + extra.pass[j] + ')' : '';
+		const pass = RULE[j] >= 0 && RULEN[j] > 0 ? ' (pass ' + RULEN[j] + ')' : '';
 		return 'P' + p + ' stole ' + n + ' goroutine' + (n === 1 ? '' : 's') + ' from P' + A[j] + "'s local queue" +
 			(C[j] ? ' (including its runnext)' : '') + pass;
 	}
@@ -601,7 +608,7 @@ function renderFollow() {
 /* ---- the event panel ---- */
 function renderEvent() {
 	$('event-text').textContent = describe(cursor);
-	$('event-rule').textContent = cursor >= 0 && RULE[cursor] >= 0 ? 'Rule: ' + strs[RULE[cursor]] : '';
+	$('event-rule').textContent = cursor >= 0 && RULE[cursor] >= 0 ? 'Rule: ' + ruleWords(cursor) : '';
 	let h = '';
 	for (let j = Math.max(0, cursor - 2); j < Math.min(N, cursor + 4); j++)
 		h += '<li data-j="' + j + '"' + (j === cursor ? ' class="cur"' : '') + '><span>' + fmtT(T[j]) + ' #' + j + '</span>' + esc(describe(j)) + '</li>';
