@@ -3,6 +3,14 @@
 
 #include "park.h"
 
+/* g.param for the G a sudog belongs to: PARAM_OK/PARAM_CLOSED, or for a
+ * select's case its index * 2 + closed. */
+static int32_t wake_param(const struct sim *s, int32_t sg, int closed)
+{
+	int icase = s->sudogs[sg].icase;
+	return icase >= 0 ? icase * 2 + closed : closed ? PARAM_CLOSED : PARAM_OK;
+}
+
 static struct waitq *waitq(struct chan *c, int recv)
 {
 	return recv ? &c->recvq : &c->sendq;
@@ -19,7 +27,7 @@ int chan_op(struct sim *s, int32_t gi, int32_t ci, int send)
 		return CHAN_CLOSED; /* chanrecv: closed and drained, the zero value at once */
 	int32_t sg = park_dequeue(s, waitq(c, send));
 	if (sg >= 0) { /* send(): direct handoff; recv() from a full buffer keeps count */
-		park_goready(s, sg, -1, s->allg[gi].p, PARAM_OK, R_CHAN);
+		park_goready(s, sg, -1, s->allg[gi].p, wake_param(s, sg, 0), R_CHAN);
 		return CHAN_DONE;
 	}
 	if (send && c->count < c->cap) {
@@ -49,7 +57,15 @@ void chan_close(struct sim *s, int32_t gi, int32_t ci)
 	c->closed = 1;
 	int32_t pi = s->allg[gi].p, sg;
 	while ((sg = park_dequeue_last(s, &s->chans[ci].sendq)) >= 0)
-		park_goready(s, sg, -1, pi, PARAM_CLOSED, R_CLOSE);
+		park_goready(s, sg, -1, pi, wake_param(s, sg, 1), R_CLOSE);
 	while ((sg = park_dequeue_last(s, &s->chans[ci].recvq)) >= 0)
-		park_goready(s, sg, -1, pi, PARAM_CLOSED, R_CLOSE);
+		park_goready(s, sg, -1, pi, wake_param(s, sg, 1), R_CLOSE);
+}
+
+int chan_ready(const struct sim *s, int32_t ci, int send)
+{
+	const struct chan *c = &s->chans[ci];
+	if (send)
+		return c->closed || c->recvq.size > 0 || c->count < c->cap;
+	return c->closed || c->sendq.size > 0 || c->count > 0;
 }

@@ -24,6 +24,9 @@ enum chan_result {
 
 /* chansend/chanrecv for the running G gi. */
 int chan_op(struct sim *s, int32_t gi, int32_t ci, int send);
+/* Whether a send (recv) on channel ci would not block now: selectgo's
+ * first pass (a send on a closed channel counts: it panics). */
+int chan_ready(const struct sim *s, int32_t ci, int send);
 /* closechan by the running G gi (a second close panics). */
 void chan_close(struct sim *s, int32_t gi, int32_t ci);
 

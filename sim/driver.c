@@ -117,6 +117,7 @@ struct sim *sim_new(const struct sim_config *cfg, const struct program *prog,
 	s->sum.procs = cfg->procs;
 	s->sum.fingerprint = 0xcbf29ce484222325ULL;
 	rng_init(&s->rng_steal, cfg->seed, RNG_STEAL);
+	rng_init(&s->rng_select, cfg->seed, RNG_SELECT);
 	if (evq_init(&s->evq, 2 * s->nprocs) != 0) /* per P: a CPU-done slot, its timer slot */
 		goto fail;
 	s->allp = calloc((size_t)s->nprocs, sizeof *s->allp);

@@ -263,6 +263,116 @@ static int op_range_end(struct sim *s, int32_t gi, const struct op *op)
 	return 1;
 }
 
+/* A select's case ops and body ends: CASE is never reached (SELECT jumps
+ * to a body), JUMP leaves a body for the end of its select. */
+static int op_case(struct sim *s, int32_t gi, const struct op *op)
+{
+	(void)op;
+	sim_broken(s, "G%d reached a select's case table", goid(gi));
+	return 0;
+}
+
+static int op_jump(struct sim *s, int32_t gi, const struct op *op)
+{
+	s->allg[gi].pc = (uint32_t)op->arg;
+	return 1;
+}
+
+/* selectgo's first pass for case k: 1 if it could go now (and went: the
+ * channel op is done), 0 if not, -1 if the program died. */
+static int select_try(struct sim *s, int32_t gi, const struct op *c)
+{
+	switch (c->depth) {
+	case CASE_RECV:
+	case CASE_SEND:
+		if (!chan_ready(s, c->arg, c->depth == CASE_SEND))
+			return 0;
+		return chan_op(s, gi, c->arg, c->depth == CASE_SEND) == CHAN_DIED ? -1 : 1;
+	case CASE_AFTER:
+		return c->val == 0; /* time.After(0) has fired */
+	default:
+		return 0;
+	}
+}
+
+/* A blocked select parks on every case at once (one sudog per channel,
+ * a timer per after case; lockorder: case order) and is woken by the
+ * first to fire; one EV_SUDOG record per case. */
+static void select_block(struct sim *s, int32_t gi, const struct op *cases, int32_t n)
+{
+	int32_t pi = s->allg[gi].p;
+	park_gopark(s, gi, WR_SELECT, R_SELECT, -1);
+	for (int32_t k = 0; k < n && s->status == SIM_RUNNING; k++) {
+		const struct op *c = &cases[k];
+		struct sim_event e = { .ev = EV_SUDOG, .g = goid(gi), .p = -1, .m = -1, .n = k, .obj = -1,
+				       .wait = WR_SLEEP };
+		if (c->depth == CASE_RECV || c->depth == CASE_SEND) {
+			int send = c->depth == CASE_SEND;
+			park_enqueue(s, send ? &s->chans[c->arg].sendq : &s->chans[c->arg].recvq, gi,
+				     send ? WQ_CHAN_SEND : WQ_CHAN_RECV, c->arg, (int)k);
+			e.obj = c->arg;
+			e.wait = send ? WR_CHAN_SEND : WR_CHAN_RECV;
+		} else if (c->depth == CASE_AFTER) {
+			timer_add(s, pi, gi, s->now + c->val, k * 2);
+		} else {
+			continue;
+		}
+		sim_emit(s, &e);
+	}
+}
+
+/* selectgo: a woken select runs the case that woke it (a send case woken
+ * by close panics); otherwise the cases are polled in pollorder (a
+ * uniform shuffle from the seeded select stream, as cheaprandn builds it,
+ * default excluded), the first ready one runs; else default; else block.
+ * select {} (no cases) parks forever. */
+static int op_select(struct sim *s, int32_t gi, const struct op *op)
+{
+	struct g *gp = &s->allg[gi];
+	const struct op *cases = op + 1;
+	int32_t n = op->arg, order[WORKLOAD_MAX_CASES], norder = 0, dflt = -1;
+	if (gp->param != PARAM_NONE) {
+		int32_t k = gp->param / 2;
+		int closed = gp->param % 2;
+		gp->param = PARAM_NONE;
+		if (cases[k].depth == CASE_SEND && closed) {
+			sim_crash(s, gi, "panic", "send on closed channel");
+			return 0;
+		}
+		gp->pc = (uint32_t)case_body(&cases[k]);
+		return 1;
+	}
+	for (int32_t i = 0; i < n; i++) {
+		if (cases[i].depth == CASE_DEFAULT) {
+			dflt = i;
+			continue;
+		}
+		uint32_t j = rng_n(&s->rng_select, (uint32_t)norder + 1);
+		order[norder] = order[j];
+		order[j] = i;
+		norder++;
+	}
+	for (int32_t i = 0; i < norder; i++) {
+		int r = select_try(s, gi, &cases[order[i]]);
+		if (r < 0)
+			return 0;
+		if (r > 0) {
+			s->allg[gi].pc = (uint32_t)case_body(&cases[order[i]]);
+			return 1;
+		}
+	}
+	if (dflt >= 0) {
+		gp->pc = (uint32_t)case_body(&cases[dflt]);
+		return 1;
+	}
+	if (norder == 0) {
+		park_gopark(s, gi, WR_SELECT_NO_CASES, R_SELECT, -1); /* block forever */
+		return 0;
+	}
+	select_block(s, gi, cases, n);
+	return 0;
+}
+
 static int op_gosched(struct sim *s, int32_t gi, const struct op *op)
 {
 	(void)op;

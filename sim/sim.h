@@ -60,7 +60,7 @@ void sim_config_default(struct sim_config *cfg);
 	X(PREEMPT, "preempt") X(GOSCHED, "gosched") X(CHAN, "chan") X(SYSCALL, "syscall") \
 	X(EXITSYSCALL, "exitsyscall") X(EXIT, "exit") X(SCHEDULE, "schedule") X(GLOBRUNQ, "globrunqget") \
 	X(SLEEP, "sleep") X(TIMER, "timer") X(NET, "net") X(NETPOLL, "netpoll") \
-	X(CLOSE, "close")
+	X(CLOSE, "close") X(SELECT, "select")
 
 /* M and P states as the trace names them. */
 #define SIM_MSTATES(X) X(NEW, "new") X(RUNNING, "running") X(SPINNING, "spinning") X(IDLE, "idle") X(SYSCALL, "syscall")
@@ -69,12 +69,12 @@ void sim_config_default(struct sim_config *cfg);
 /* Event kinds. */
 #define SIM_EVENTS(X) \
 	X(G, "g") X(STEAL, "steal") X(SPILL, "spill") X(HANDOFF, "handoff") X(PREEMPT, "preempt") \
-	X(M, "m") X(P, "p")
+	X(M, "m") X(P, "p") X(SUDOG, "sudog")
 
 /* Why a goroutine waits (runtime2.go's waitReason strings, as scheddetail
  * prints them). */
 #define SIM_WAITREASONS(X) X(NONE, "") X(CHAN_RECV, "chan receive") X(CHAN_SEND, "chan send") \
-	X(SLEEP, "sleep") X(IO_WAIT, "IO wait")
+	X(SLEEP, "sleep") X(IO_WAIT, "IO wait") X(SELECT, "select") X(SELECT_NO_CASES, "select (no cases)")
 
 #define SIM_ENUM_PL(K, name) PL_##K,
 /* --explain: the rule that made a scheduling decision, named as in

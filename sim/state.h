@@ -186,6 +186,7 @@ struct sim {
 	int64_t sudogs_used;
 
 	struct rng rng_steal;
+	struct rng rng_select; /* selectgo's pollorder */
 	uint32_t coprimes[MAX_PROCS]; /* randomOrder.coprimes for nprocs */
 	int ncoprimes;
 

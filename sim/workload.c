@@ -347,6 +347,94 @@ static int compile_range(struct wctx *c, json_t *op, struct fbuf *fb, int depth)
 	return emit(c, fb, (struct op){ .kind = OP_RANGE_END, .arg = ci, .val = start });
 }
 
+/* One select case (see workload.h): fills CASE op *k and compiles its
+ * body, ending it in a JUMP whose index goes to *jump. */
+static int compile_case(struct wctx *c, json_t *cs, struct fbuf *fb, int depth, int32_t at, int32_t *jump)
+{
+	static const char *const keys[] = { "recv", "send", "after", "default" };
+	if (!json_is_object(cs))
+		return fail(c, 0, "a select case is an object such as {\"recv\": \"c\", \"body\": [...]}");
+	int kind = -1;
+	const char *key;
+	json_t *v;
+	json_object_foreach(cs, key, v) {
+		int k = 0;
+		while (k < 4 && strcmp(key, keys[k]) != 0)
+			k++;
+		if ((k == 4 && strcmp(key, "body") != 0) || (k < 4 && kind >= 0) || (k == 4 && kind == CASE_DEFAULT)) {
+			push_key(c, key);
+			return fail(c, 1, k < 4 ? "one case per object: \"%s\" and \"%s\"" : "unknown select case key \"%s\"%s",
+				    k < 4 ? keys[kind] : key, k < 4 ? key : " (expected recv, send, after or default, and body)");
+		}
+		if (k < 4)
+			kind = k;
+	}
+	if (kind < 0)
+		return fail(c, 0, "an empty select case: expected recv, send, after or default");
+	if (kind == CASE_DEFAULT && json_object_get(cs, "body")) {
+		push_key(c, "body");
+		return fail(c, 1, "a default case's body is its value: {\"default\": [...]}");
+	}
+	struct op cop = { .kind = OP_CASE, .depth = (uint8_t)kind, .arg = -1 };
+	v = json_object_get(cs, keys[kind]);
+	if (push_key(c, keys[kind]))
+		return -1;
+	if (kind == CASE_RECV || kind == CASE_SEND) {
+		if ((cop.arg = named_index(c, keys[kind], v, &c->cnames, "channel", "chans")) < 0)
+			return -1;
+	} else if (kind == CASE_AFTER && get_duration(c, v, &cop.val) != 0) {
+		return -1;
+	}
+	pop(c);
+	if (kind == CASE_AFTER)
+		cop.arg = fb->n;
+	else
+		cop.val = fb->n;
+	json_t *body = kind == CASE_DEFAULT ? v : json_object_get(cs, "body");
+	const char *bkey = kind == CASE_DEFAULT ? "default" : "body";
+	if (body && (push_key(c, bkey) || compile_body(c, body, fb, depth)))
+		return -1;
+	if (body)
+		pop(c);
+	fb->ops[at] = cop;
+	*jump = fb->n;
+	return emit(c, fb, (struct op){ .kind = OP_JUMP });
+}
+
+/* {"select": [CASE, ...]} (see workload.h for what it compiles to). */
+static int compile_select(struct wctx *c, json_t *op, struct fbuf *fb, int depth)
+{
+	json_t *cases = json_object_get(op, "select");
+	if (push_key(c, "select"))
+		return -1;
+	if (!json_is_array(cases))
+		return fail(c, 0, "\"select\" takes an array of cases such as {\"recv\": \"c\"}");
+	int32_t n = (int32_t)json_array_size(cases), start = fb->n, jumps[WORKLOAD_MAX_CASES];
+	if (n > WORKLOAD_MAX_CASES)
+		return fail(c, 0, "a select has at most %d cases", WORKLOAD_MAX_CASES);
+	if (emit(c, fb, (struct op){ .kind = OP_SELECT, .arg = n }))
+		return -1;
+	for (int32_t i = 0; i < n; i++)
+		if (emit(c, fb, (struct op){ .kind = OP_CASE }))
+			return -1;
+	int defaults = 0;
+	for (int32_t i = 0; i < n; i++) {
+		json_t *cs = json_array_get(cases, (size_t)i);
+		if (push_index(c, (int)i))
+			return -1;
+		if (json_is_object(cs) && json_object_get(cs, "default") && defaults++)
+			return fail(c, 1, "a select has at most one default");
+		if (compile_case(c, cs, fb, depth, start + 1 + i, &jumps[i]))
+			return -1;
+		pop(c);
+	}
+	pop(c);
+	for (int32_t i = 0; i < n; i++)
+		fb->ops[jumps[i]].arg = fb->n;
+	fb->ops[start].val = fb->n;
+	return 0;
+}
+
 static int compile_op(struct wctx *c, json_t *op, struct fbuf *fb, int depth)
 {
 	char names[256]; /* filled only for an error: an op is compiled in constant time */
@@ -377,6 +465,13 @@ static int compile_op(struct wctx *c, json_t *op, struct fbuf *fb, int depth)
 		return compile_repeat(c, op, fb, depth);
 	if (op_table[kind].opnd == OPND_CHAN_BODY)
 		return compile_range(c, op, fb, depth);
+	if (op_table[kind].opnd == OPND_CASES) {
+		if (json_object_get(op, "body")) {
+			push_key(c, "body");
+			return fail(c, 1, "a select's bodies go in its cases");
+		}
+		return compile_select(c, op, fb, depth);
+	}
 	if (json_object_get(op, "body")) {
 		body_owners(names, sizeof names);
 		push_key(c, "body");

@@ -39,10 +39,20 @@
 	X(CLOSE, close, "close", OPND_CHAN) \
 	X(RANGE, range, "range", OPND_CHAN_BODY) \
 	X(RANGE_END, range_end, NULL, OPND_NONE) \
+	X(SELECT, select, "select", OPND_CASES) \
+	X(CASE, case, NULL, OPND_NONE) \
+	X(JUMP, jump, NULL, OPND_NONE) \
 	X(END, end, NULL, OPND_NONE)
 
 /* What an op's key takes. */
-enum opnd { OPND_NONE, OPND_DUR, OPND_FUNC, OPND_CHAN, OPND_TRUE, OPND_COUNT_BODY, OPND_CHAN_BODY };
+enum opnd { OPND_NONE, OPND_DUR, OPND_FUNC, OPND_CHAN, OPND_TRUE, OPND_COUNT_BODY, OPND_CHAN_BODY, OPND_CASES };
+
+/* A select compiles to SELECT (arg: its number of cases, val: the index
+ * past the select), one CASE per case (depth: enum case_kind; arg: the
+ * channel, or the body's index for AFTER; val: the body's index, or the
+ * duration for AFTER), then each body ending in a JUMP (arg: past the
+ * select). */
+enum case_kind { CASE_RECV, CASE_SEND, CASE_AFTER, CASE_DEFAULT };
 
 #define WORKLOAD_OP_ENUM(K, h, name, opnd) OP_##K,
 enum op_kind { WORKLOAD_OPS(WORKLOAD_OP_ENUM) OP__N };
@@ -55,6 +65,8 @@ struct op {
 	int64_t val;   /* OP_RUN/LOOP/SYSCALL/SLEEP/NET: us; OP_REPEAT: count; OP_RANGE: index of its
 			  RANGE_END; OP_RANGE_END: index of its RANGE */
 };
+
+static inline int32_t case_body(const struct op *c) { return c->depth == CASE_AFTER ? c->arg : (int32_t)c->val; }
 
 /* The JSON key of op kind k, NULL for internal ops or out of range. */
 const char *workload_op_name(int k);
@@ -84,6 +96,7 @@ struct param_override {
 };
 
 #define WORKLOAD_MAX_DEPTH 32
+#define WORKLOAD_MAX_CASES 256 /* cases in one select */
 #define WORKLOAD_MAX_COUNT 1000000000LL         /* repeat counts */
 #define WORKLOAD_MAX_US (1000LL * 1000 * 1000 * 1000) /* 11.5 days */
 

@@ -57,7 +57,7 @@ static int event_csv(char *buf, const struct sim_event *e)
 	p = col_i(p, g, e->from_p);
 	p = col_s(p, g, sim_reason_name(e->reason));
 	p = col_i(p, steal, e->victim);
-	p = col_i(p, steal || e->ev == EV_SPILL, e->n);
+	p = col_i(p, steal || e->ev == EV_SPILL || e->ev == EV_SUDOG, e->n);
 	p = col_i(p, steal, e->runnext);
 	p = col_i(p, e->ev == EV_HANDOFF, e->from_m);
 	p = col_i(p, e->ev == EV_PREEMPT, e->ran_us);
@@ -72,7 +72,7 @@ static int csv_event(void *st, const struct sim_event *e)
 	char buf[TRACE_MAX_RECORD];
 	int n = event_csv(buf, e);
 	const char *fn = trace_record_fn(&c->names, e, 1), *ch = trace_record_chan(&c->names, e, 1);
-	const char *wait = e->ev == EV_G && e->wait ? sim_waitreason_name(e->wait) : "";
+	const char *wait = (e->ev == EV_G || e->ev == EV_SUDOG) && e->wait ? sim_waitreason_name(e->wait) : "";
 	if (!fn && !ch && !*wait && !c->explain) {
 		buf[n++] = ',';
 		buf[n++] = ',';

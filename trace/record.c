@@ -65,6 +65,10 @@ int trace_event_json(char *buf, size_t len, const struct sim_event *e)
 	case EV_PREEMPT:
 		p = put_kv_i(p, ",\"ran_us\":", e->ran_us);
 		break;
+	case EV_SUDOG:
+		p = put_kv_i(p, ",\"n\":", e->n);
+		p = put_kv_s(p, ",\"wait\":\"", sim_waitreason_name(e->wait));
+		break;
 	default:
 		p = put_kv_s(p, ",\"from\":\"", trace_state_name(e, e->from));
 		p = put_kv_s(p, ",\"to\":\"", trace_state_name(e, e->to));
@@ -159,7 +163,7 @@ const char *trace_record_fn(const struct trace_names *nm, const struct sim_event
 
 const char *trace_record_chan(const struct trace_names *nm, const struct sim_event *e, int csv)
 {
-	if (e->ev != EV_G || !is_chan_wait(e) || e->obj < 0 || e->obj >= nm->nchans)
+	if ((e->ev != EV_G && e->ev != EV_SUDOG) || !is_chan_wait(e) || e->obj < 0 || e->obj >= nm->nchans)
 		return NULL;
 	return csv ? nm->chan_csv[e->obj] : nm->chan_json[e->obj];
 }
