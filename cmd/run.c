@@ -185,6 +185,10 @@ static int check_totals(struct run *r)
 			(long long)r->o->max_steps);
 		return EXIT_USAGE;
 	}
+	if (t.inexact) { /* range bodies count 0 times up front: the run counts them as they go */
+		r->o->cfg.max_steps = r->o->max_steps;
+		r->o->cfg.max_goroutines = r->o->max_goroutines;
+	}
 	return 0;
 }
 
@@ -585,6 +589,12 @@ static int report(struct run *r, struct sim *s, enum sim_status st)
 	if (st == SIM_BROKEN) {
 		msg_error("%s", sim_message(s));
 		return EXIT_INVARIANT;
+	}
+	if (st == SIM_LIMIT) { /* as refused up front: bad input, nothing committed */
+		msg_error("%s: %s (--max-steps=%lld, --max-goroutines=%lld; its range loops made the totals "
+			  "unknown up front); %s left as it was", r->o->workload, sim_message(s), (long long)r->o->max_steps,
+			  (long long)r->o->max_goroutines, r->trace.path ? r->trace.path : "nothing written");
+		return EXIT_USAGE;
 	}
 	if (st == SIM_NOMEM) { /* a resource error: nothing committed */
 		msg_error("%s; %s left as it was", sim_message(s), r->trace.path ? r->trace.path : "nothing written");

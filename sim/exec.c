@@ -414,6 +414,11 @@ void exec_run(struct sim *s, int32_t gi)
 			goexit(s, gi);
 			return;
 		}
+		if (op->kind != OP_END && op->kind != OP_RANGE_END && ++s->steps > s->cfg.max_steps &&
+		    s->cfg.max_steps > 0) {
+			sim_limit(s, "executed", s->cfg.max_steps, "steps");
+			return;
+		}
 		assert(op->kind < OP__N);
 		if (!dispatch[op->kind](s, gi, op))
 			return;

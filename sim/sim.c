@@ -184,6 +184,15 @@ void sim_broken(struct sim *s, const char *fmt, ...)
 	va_end(ap);
 }
 
+void sim_limit(struct sim *s, const char *did, int64_t limit, const char *what)
+{
+	if (s->status != SIM_RUNNING)
+		return;
+	s->status = SIM_LIMIT;
+	snprintf(s->msg, sizeof s->msg, "the program %s more than %lld %s by t=%lldus", did, (long long)limit, what,
+		 (long long)s->now);
+}
+
 int sim_oom(struct sim *s, const char *what)
 {
 	if (s->status == SIM_BROKEN || s->status == SIM_NOMEM)
@@ -213,6 +222,8 @@ int32_t sim_newg(struct sim *s, uint32_t fn)
 	s->ng++;
 	s->nlive++;
 	s->sum.goroutines++;
+	if (s->cfg.max_goroutines > 0 && s->sum.goroutines > s->cfg.max_goroutines)
+		sim_limit(s, "started", s->cfg.max_goroutines, "goroutines");
 	return gi;
 }
 

@@ -40,6 +40,10 @@ struct sim_config {
 	int eager_sysmon;       /* run every sysmon pass (testing; same result) */
 	int explain;            /* --explain: records carry the rule behind each decision */
 	int64_t until_us;       /* 0, or stop (SIM_UNTIL) rather than run an instant past it */
+	/* 0, or stop (SIM_LIMIT) past this many steps or goroutines: for
+	 * programs whose totals are a lower bound (range bodies run as often
+	 * as values come), where the up-front check cannot be exact. */
+	int64_t max_steps, max_goroutines;
 };
 
 void sim_config_default(struct sim_config *cfg);
@@ -163,7 +167,8 @@ enum sim_status {
 	SIM_BROKEN,  /* an invariant failed: a bug in gosim; sim_message() says which */
 	SIM_ABORTED, /* the sink asked to stop */
 	SIM_UNTIL,   /* stopped at cfg.until_us: the state and trace as they were then */
-	SIM_NOMEM    /* an allocation failed: a resource limit, not a bug; sim_message() says for what */
+	SIM_NOMEM,   /* an allocation failed: a resource limit, not a bug; sim_message() says for what */
+	SIM_LIMIT    /* the program went past cfg.max_steps or max_goroutines; sim_message() says which */
 };
 
 /* How the run ended, as the summary says it (sim_outcome_name): the

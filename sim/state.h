@@ -207,6 +207,7 @@ struct sim {
 	struct sim_summary sum;
 	uint64_t seq;
 	uint64_t ops;          /* ops executed, for sim_poll between events */
+	int64_t steps;         /* ops executed as program_totals counts them (no END ops) */
 	uint8_t *scratch;      /* check.c's per-G marks */
 	int64_t scratch_cap;
 };
@@ -248,6 +249,9 @@ void sim_crash(struct sim *s, int32_t gi, const char *kind, const char *what);
 char *sim_deadlock_text(const struct sim *s);
 int32_t sim_newg(struct sim *s, uint32_t fn);
 void sim_poll(struct sim *s);
+/* SIM_LIMIT: "the program DID more than LIMIT WHAT by t=..." (cfg.max_steps,
+ * cfg.max_goroutines). */
+void sim_limit(struct sim *s, const char *did, int64_t limit, const char *what);
 int sim_oom(struct sim *s, const char *what); /* SIM_NOMEM, "out of memory for WHAT at t=..."; returns -1 */
 /* check.c: with cfg.check, walk the whole state; a violation ends the run
  * as SIM_BROKEN. */

@@ -158,3 +158,32 @@ Test(sim, a_failed_allocation_is_out_of_memory_not_an_invariant)
 	program_free(p);
 #endif
 }
+
+Test(sim, past_max_steps_or_max_goroutines_the_run_stops_with_a_limit)
+{
+	const char *json = "{\"chans\": {\"c\": 10}, \"main\": [{\"go\": \"r\"}, {\"repeat\": 10, \"body\": [{\"send\": \"c\"}]},"
+			   " {\"close\": \"c\"}], \"funcs\": {\"r\": [{\"range\": \"c\", \"body\": [{\"go\": \"w\"},"
+			   " {\"repeat\": 100, \"body\": [{\"gosched\": true}]}]}], \"w\": []}}";
+	struct sim_config cfg = test_config(1);
+	struct run_result r;
+	run_text(json, &cfg, &r);
+	cr_assert_eq(r.status, SIM_DONE, "no limits set: %s", r.msg);
+	int64_t goroutines = r.sum.goroutines;
+	cr_assert_eq(goroutines, 12);
+	run_result_free(&r);
+	cfg.max_goroutines = 11;
+	run_text(json, &cfg, &r);
+	cr_assert_eq(r.status, SIM_LIMIT);
+	cr_assert_str_eq(r.msg, "the program started more than 11 goroutines by t=0us");
+	run_result_free(&r);
+	cfg.max_goroutines = 0;
+	cfg.max_steps = 500;
+	run_text(json, &cfg, &r);
+	cr_assert_eq(r.status, SIM_LIMIT);
+	cr_assert_str_eq(r.msg, "the program executed more than 500 steps by t=0us");
+	run_result_free(&r);
+	cfg.max_steps = 2000; /* 1 + 1 + 10 + 1 in main, 1 + 10 * (1 + 1 + 100) + 1 in r, 10 w */
+	run_text(json, &cfg, &r);
+	cr_assert_eq(r.status, SIM_DONE, "%s", r.msg);
+	run_result_free(&r);
+}
