@@ -326,7 +326,11 @@ static int parse_opt(struct opts *o, int c, const char *arg)
 		return 0;
 	case 's':
 		return number_parse_u64(arg, UINT64_MAX, &o->cfg.seed) ? bad("--seed", arg, "expected an integer in 0..18446744073709551615") : 0;
-	case 't': o->trace_path = arg; return 0;
+	case 't':
+		if (!*arg)
+			return bad("--trace", arg, "expected a file name, or - for stdout");
+		o->trace_path = arg;
+		return 0;
 	case 'f':
 		if (trace_format_parse(arg, &o->format))
 			return bad("--format", arg, "expected json, jsonl, csv, gotrace, html or chrome");

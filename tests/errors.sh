@@ -56,6 +56,7 @@ option '--procs' requires an argument|--procs
 --seed=-1: expected an integer|--seed=-1
 --seed=+1: expected an integer|--seed=+1
 --procs=+4: expected an integer in 1..256|--procs=+4
+--trace=: expected a file name|--format=csv --trace=
 --go=1.23.+1: expected a Go release|--go=1.23.+1
 --go=1.23.-1: expected a Go release|--go=1.23.-1
 --slice=+10ms: expected a duration|--slice=+10ms
