@@ -2,7 +2,8 @@
 """html_check.py: checks gosim's replay page (--format=html) against the
 JSON trace of the same run.
 
-For each built-in workload: writes the run as JSON and as HTML; checks
+For each built-in workload, and one with network waits: writes the run
+(with --explain) as JSON and as HTML; checks
 that the page references nothing outside itself and that the records it
 embeds are the JSON trace's, field for field; then opens the page in
 headless Chromium at several moments (#t=T, #e=SEQ, #g=G) and compares
@@ -320,6 +321,12 @@ def check_schedtick(gosim, wl, trace):
                                                                                 at[ms + 1][p]))
 
 
+# Network waits: goroutines parked in IO wait come back through netpoll.
+NET_WORKLOAD = {
+    'name': 'net', 'procs': 2, 'main': [{'repeat': 4, 'body': [{'go': 'h'}]}, {'net': '3ms'}],
+    'funcs': {'h': [{'net': '1ms'}, {'run': '200us'}, {'net': '2ms'}, {'run': '100us'}]},
+}
+
 HOSTILE = '</script><!--<script>'
 HOSTILE_WORKLOAD = {
     'name': 'names' + HOSTILE, 'procs': 2, 'chans': {'c' + HOSTILE: 0},
@@ -398,16 +405,21 @@ def main():
     workloads = re.findall(r'^(\S+) \(procs', listing, re.M)
     if len(workloads) < 4:
         fail('only %r in gosim --list-workloads' % workloads)
+    net = os.path.join(out, 'net-workload.json')
+    with open(net, 'w') as f:
+        json.dump(NET_WORKLOAD, f)
+    workloads.append('net')
     for wl in workloads:
         jpath, hpath = os.path.join(out, wl + '.json'), os.path.join(out, wl + '.html')
         for path in (jpath, hpath):
-            subprocess.run([gosim, '-w', wl, '-q', '--explain', '--trace', path], check=True)
+            subprocess.run([gosim, '-w', net if wl == 'net' else wl, '-q', '--explain', '--trace', path],
+                           check=True)
         with open(jpath) as f:
             trace = json.load(f)
         with open(hpath, encoding='utf-8') as f:
             text = f.read()
         check_self_contained(hpath, text)
-        check_schedtick(gosim, wl, trace)
+        check_schedtick(gosim, net if wl == 'net' else wl, trace)
         blocks = data_blocks(text)
         if blocks:
             check_records(wl, trace, blocks)

@@ -530,7 +530,7 @@ function renderQueues() {
 	box.dataset.len = n;
 	$('globrunq-n').textContent = n + (n === 1 ? ' goroutine' : ' goroutines');
 	box.innerHTML = chips(gl, n, GLOB_SHOW);
-	let sys = '', idle = [], spin = [], running = [];
+	let sys = '', idle = [], spin = [], running = [], other = [];
 	for (let m = 0; m < st.nM; m++) {
 		const s = names.mstate[st.mState[m]];
 		if (s === 'syscall')
@@ -541,12 +541,15 @@ function renderQueues() {
 			spin.push('M' + m + (st.mP[m] >= 0 ? ' (P' + st.mP[m] + ')' : ''));
 		else if (s === 'running')
 			running.push('M' + m + (st.mP[m] >= 0 ? '·P' + st.mP[m] : ''));
+		else if (s && s !== 'new')
+			other.push('M' + m + ' ' + s + (st.mG[m] >= 0 ? ' G' + st.mG[m] : ''));
 	}
 	const list = (a) => (a.length ? esc(a.join(', ')) : '<span class="none">none</span>');
 	$('threads').textContent = st.nM + (st.nM === 1 ? ' M' : ' Ms') + ' (' + GOMAX + ')';
 	$('ms').innerHTML = sys + '<div class="row"><b>running</b>' + list(running) + '</div>' +
 		'<div class="row"><b>spinning</b>' + list(spin) + '</div>' +
 		'<div class="row"><b>idle</b>' + list(idle) + '</div>' +
+		(other.length ? '<div class="row"><b>other</b>' + list(other) + '</div>' : '') +
 		(st.nM > 1 ? '<div class="row"><b>sysmon</b>M1 (no P)</div>' : '');
 	let bl = '', nb = 0, all = [];
 	for (const [key, q] of waitQueue) {
@@ -864,7 +867,9 @@ function speed() {
 function frame(now) {
 	if (!playing)
 		return;
-	const dt = Math.min(0.25, (now - lastFrame) / 1000);
+	/* the frame's time step, in [0, 0.25] s (a frame's timestamp may
+	 * precede the performance.now() taken when play started) */
+	const dt = Math.max(0, Math.min(0.25, (now - lastFrame) / 1000));
 	lastFrame = now;
 	const s = speed();
 	let i;
