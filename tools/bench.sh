@@ -88,3 +88,35 @@ while IFS='|' read -r name gors args twin; do
 	done
 done <"$tmp/cases"
 echo "($RUNS runs each; $(nproc) CPUs; Go: ${GO:-not installed}$( [ -n "$GO" ] && "$GO" version | sed 's/^go version / /'))"
+
+# Input size and run length: compiling is linear in the workload's size
+# (names through a hash table, walks without recursion) and memory follows
+# the program's state, not simulated time (one pending CPU deadline per P).
+# Generated inputs; whole-process wall time (compile and run), peak RSS.
+awk 'BEGIN { n = 120000; printf "{\"main\": [{\"go\": \"f0\"}], \"funcs\": {";
+	for (i = 0; i < n - 1; i++) printf "\"f%d\": [{\"go\": \"f%d\"}],\n", i, i + 1;
+	printf "\"f%d\": [{\"run\": 10}]}}\n", n - 1 }' >"$tmp/chain-120k.json"
+awk 'BEGIN { n = 100000; printf "{\"main\": [";
+	for (i = 0; i < n; i++) printf "%s{\"go\": \"f%d\"}", i ? ", " : "", i;
+	printf "],\n\"funcs\": {"; for (i = 0; i < n; i++) printf "%s\"f%d\": [{\"run\": 10}]", i ? ",\n" : "", i;
+	printf "}}\n" }' >"$tmp/funcs-100k.json"
+awk 'BEGIN { n = 100000; printf "{\"chans\": {";
+	for (i = 0; i < n; i++) printf "%s\"c%d\": 1", i ? ", " : "", i;
+	printf "},\n\"main\": ["; for (i = 0; i < n; i++) printf "%s{\"send\": \"c%d\"}", i ? ", " : "", i;
+	printf "]}\n" }' >"$tmp/chans-100k.json"
+echo '{"main": [{"run": "99999s"}]}' >"$tmp/run-99999s.json"
+printf '\n%-16s %-22s %9s\n' input "wall s: median (min-max)" "RSS MB"
+for name in chain-120k funcs-100k chans-100k run-99999s; do
+	: >"$tmp/runs"
+	n=$RUNS
+	[ "$name" = run-99999s ] && n=1 # ten million preemptions: one run is enough
+	for i in $(seq "$n"); do
+		t0=$(now_ns)
+		"$GOSIM" -w "$tmp/$name.json" -q --stats 2>>"$tmp/runs" >/dev/null || true
+		t1=$(now_ns)
+		echo "process_s=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f", (b - a) / 1e9 }')" >>"$tmp/runs"
+	done
+	set -- $(stats "$tmp/runs" process_s)
+	rss=$(stats "$tmp/runs" peak_rss_kb | cut -d' ' -f1)
+	printf '%-16s %-22s %9.1f\n' "$name" "$1 ($2-$3)" "$(awk -v k="$rss" 'BEGIN { print k / 1024 }')"
+done
