@@ -8,6 +8,8 @@
 #   index_ms   the one pass that builds queue logs, lanes and snapshots
 #   ready_ms   the first moment drawn (cards, queues, timeline)
 #   painted_ms the next animation frame after it
+#   first_paint_ms, first_contentful_paint_ms  the browser's own: the
+#              header and the loading line, painted while the records load
 #   jump_mean_ms, jump_max_ms  one jump: rebuild from a snapshot, redraw all
 # Usage: tools/html-bench.sh GOSIM [N]
 set -eu

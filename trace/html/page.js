@@ -1061,6 +1061,8 @@ document.body.dataset.timings = JSON.stringify(timings);
 document.body.dataset.state = 'ready';
 requestAnimationFrame(() => {
 	timings.painted_ms = NOW();
+	for (const e of performance.getEntriesByType('paint')) /* the loading line, painted while parsing */
+		timings[e.name.replace(/-/g, '_') + '_ms'] = e.startTime;
 	document.body.dataset.timings = JSON.stringify(timings);
 });
 })();
