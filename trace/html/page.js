@@ -167,77 +167,35 @@ function placeOfWait(j) {
 	return pl === 'waiting' ? (names.reason[B[j]] || 'waiting') : pl;
 }
 
+/* A place that is a wait: not a queue of the scheduler's, not a slot,
+ * not running (waiting, and whatever place a later gosim adds). */
+function isWait(pl) {
+	return pl !== PL.new && pl !== PL.runnext && pl !== PL.local && pl !== PL.global && pl !== PL.running &&
+		pl !== PL.syscall && pl !== PL.dead;
+}
+
 /* The index pass: the one walk that fills the queue logs, lanes and
  * snapshots. Later walks (rebuild) only move heads, tails and counters. */
 function buildIndex() {
-	const gQ = new Int32Array(NG).fill(-1), gE = new Int32Array(NG), gLane = new Int32Array(NG).fill(-1),
-		gStart = new Float64Array(NG);
+	const ix = { gQ: new Int32Array(NG).fill(-1), gE: new Int32Array(NG), gLane: new Int32Array(NG).fill(-1),
+		gStart: new Float64Array(NG) };
 	const snaps = [];
 	for (let j = 0; j < N; j++) {
 		if (j % K === 0)
 			snaps.push(snapshot());
 		const ev = EV[j];
-		if (ev === EV_G) {
-			const g = G[j], from = FR[j], to = TO[j];
-			if (FUNC[j] >= 0)
-				gFunc[g] = FUNC[j];
-			if (from === PL.running || from === PL.syscall) {
-				const L = gLane[g];
-				if (L >= 0) {
-					lanes[L].t0.push(gStart[g]); lanes[L].t1.push(T[j]); lanes[L].g.push(g);
-					gLane[g] = -1;
-				}
-			}
-			let q = -1;
-			if (from === PL.local)
-				q = 1 + A[j];
-			else if (from === PL.global)
-				q = 0;
-			else if (gQ[g] >= 0 && from !== PL.runnext && from !== PL.running && from !== PL.syscall &&
-				 from !== PL.new && from !== PL.dead)
-				q = gQ[g];
-			if (q >= 0) {
-				LQ[j] = q;
-				qRem[q][gE[g]] = j;
-				gQ[g] = -1;
-			}
-			q = -1;
-			if (to === PL.local)
-				q = 1 + P[j];
-			else if (to === PL.global)
-				q = 0;
-			else if (to !== PL.runnext && to !== PL.running && to !== PL.syscall && to !== PL.new &&
-				 to !== PL.dead) {
-				const key = placeOfWait(j);
-				q = waitQueue.get(key);
-				if (q === undefined) {
-					q = newQueue(key);
-					waitQueue.set(key, q);
-				}
-			}
-			if (q >= 0) {
-				EQ[j] = q;
-				gQ[g] = q;
-				gE[g] = qG[q].length;
-				qG[q].push(g); qPush[q].push(j); qRem[q].push(N);
-			}
-			if (to === PL.running || (to === PL.syscall && M[j] >= 0)) {
-				gLane[g] = to === PL.running ? P[j] : laneOfM(M[j]);
-				gStart[g] = T[j];
-			}
-		} else if (ev === EV_STEAL || ev === EV_SPILL || ev === EV_HANDOFF || ev === EV_PREEMPT) {
-			if (P[j] >= 0 && P[j] < NP) {
-				const L = lanes[P[j]];
-				L.mk.push(ev); L.mkT.push(T[j]); L.mkJ.push(j);
-			}
+		if (ev === EV_G)
+			indexG(ix, j);
+		else if ((ev === EV_STEAL || ev === EV_SPILL || ev === EV_HANDOFF || ev === EV_PREEMPT) && P[j] >= 0 &&
+			 P[j] < NP) {
+			const L = lanes[P[j]];
+			L.mk.push(ev); L.mkT.push(T[j]); L.mkJ.push(j);
 		}
 		apply(j);
 	}
 	for (let g = 0; g < NG; g++)
-		if (gLane[g] >= 0) {
-			const L = lanes[gLane[g]];
-			L.t0.push(gStart[g]); L.t1.push(tEnd); L.g.push(g);
-		}
+		if (ix.gLane[g] >= 0)
+			addSlice(ix.gLane[g], ix.gStart[g], tEnd, g);
 	if (N % K === 0)
 		snaps.push(snapshot());
 	for (let q = 0; q < qG.length; q++) {
@@ -248,6 +206,51 @@ function buildIndex() {
 		L.mkT = Float64Array.from(L.mkT);
 	}
 	return snaps;
+}
+
+function addSlice(lane, t0, t1, g) {
+	lanes[lane].t0.push(t0);
+	lanes[lane].t1.push(t1);
+	lanes[lane].g.push(g);
+}
+
+/* A g record in the index pass: close the slice it ends, log its leaving
+ * one queue (LQ) and entering another (EQ), open the slice it starts. */
+function indexG(ix, j) {
+	const g = G[j], from = FR[j], to = TO[j];
+	if (FUNC[j] >= 0)
+		gFunc[g] = FUNC[j];
+	if ((from === PL.running || from === PL.syscall) && ix.gLane[g] >= 0) {
+		addSlice(ix.gLane[g], ix.gStart[g], T[j], g);
+		ix.gLane[g] = -1;
+	}
+	let q = from === PL.local ? 1 + A[j] : from === PL.global ? 0 : isWait(from) ? ix.gQ[g] : -1;
+	if (q >= 0) {
+		LQ[j] = q;
+		qRem[q][ix.gE[g]] = j;
+		ix.gQ[g] = -1;
+	}
+	q = to === PL.local ? 1 + P[j] : to === PL.global ? 0 : isWait(to) ? waitGroup(placeOfWait(j)) : -1;
+	if (q >= 0) {
+		EQ[j] = q;
+		ix.gQ[g] = q;
+		ix.gE[g] = qG[q].length;
+		qG[q].push(g); qPush[q].push(j); qRem[q].push(N);
+	}
+	if (to === PL.running || (to === PL.syscall && M[j] >= 0)) {
+		ix.gLane[g] = to === PL.running ? P[j] : laneOfM(M[j]);
+		ix.gStart[g] = T[j];
+	}
+}
+
+/* The queue of one wait group, made on first use. */
+function waitGroup(key) {
+	let q = waitQueue.get(key);
+	if (q === undefined) {
+		q = newQueue(key);
+		waitQueue.set(key, q);
+	}
+	return q;
 }
 
 function snapshot() {
