@@ -20,20 +20,10 @@ static int grow_to(void **a, int64_t *cap, int64_t need, size_t size)
 	return 0;
 }
 
-static int cmp_pg(const void *a, const void *b)
+/* x ran longer than y on their P (ties: the lower goid first). */
+static int longer(const struct ant *x, const struct ant *y)
 {
-	const struct ant *x = a, *y = b;
-	if (x->p != y->p)
-		return x->p < y->p ? -1 : 1;
-	return (x->g > y->g) - (x->g < y->g);
-}
-
-static int cmp_us_desc(const void *a, const void *b)
-{
-	const struct ant *x = a, *y = b;
-	if (x->us != y->us)
-		return x->us > y->us ? -1 : 1;
-	return (x->g > y->g) - (x->g < y->g);
+	return x->us != y->us ? x->us > y->us : x->g < y->g;
 }
 
 static int64_t overlap(int64_t s1, int64_t e1, int64_t s2, int64_t e2)
@@ -73,41 +63,73 @@ static int64_t collect(struct report *r, int64_t a, int64_t b, struct ant **tmp,
 	return n;
 }
 
-/* Merges runs of one G on one P; keeps each P's ANTS_PER_P longest and
- * folds the rest into one g=0 entry. Appends to r->ants. */
+/* Merges runs of one G on one P (a hash of (p, g)); keeps each P's
+ * ANTS_PER_P longest and folds the rest into one g=0 entry (a P with just
+ * one more lists it instead). Linear in the runs: no sort. Appends to
+ * r->ants, Ps in id order, each P's longest first. */
 static int keep_top(struct report *r, struct ant *a, int64_t n)
 {
-	qsort(a, (size_t)n, sizeof *a, cmp_pg);
+	enum { K = ANTS_PER_P + 1 };
+	struct hmap h = { 0 };
 	int64_t m = 0;
 	for (int64_t i = 0; i < n; i++) {
-		if (m > 0 && a[m - 1].p == a[i].p && a[m - 1].g == a[i].g) {
-			a[m - 1].us += a[i].us;
-			a[m - 1].runs += a[i].runs;
+		int64_t *slot = hmap_at(&h, (int64_t)a[i].p << 32 | (uint32_t)a[i].g);
+		if (!slot)
+			return hmap_free(&h), -1;
+		if (*slot) {
+			a[*slot - 1].us += a[i].us;
+			a[*slot - 1].runs += a[i].runs;
 		} else {
-			a[m++] = a[i];
+			a[m] = a[i];
+			*slot = ++m;
 		}
 	}
-	for (int64_t i = 0; i < m;) {
-		int64_t j = i;
-		while (j < m && a[j].p == a[i].p)
-			j++;
-		qsort(a + i, (size_t)(j - i), sizeof *a, cmp_us_desc);
-		int64_t keep = j - i > ANTS_PER_P + 1 ? ANTS_PER_P : j - i;
-		if (grow_to((void **)&r->ants, &r->ants_cap, r->nants + keep + 1, sizeof *r->ants))
-			return -1;
-		memcpy(r->ants + r->nants, a + i, (size_t)keep * sizeof *a);
-		r->nants += keep;
-		if (i + keep < j) {
-			struct ant rest = { a[i].p, 0, 0, 0 };
-			for (int64_t k = i + keep; k < j; k++) {
-				rest.us += a[k].us;
-				rest.runs += a[k].runs;
+	hmap_free(&h);
+	int procs = r->meta.procs;
+	struct ant *best = calloc((size_t)procs * K, sizeof *best), *rest = calloc((size_t)procs, sizeof *rest);
+	int64_t *cnt = calloc((size_t)procs, sizeof *cnt);
+	int rc = best && rest && cnt ? 0 : -1;
+	for (int64_t i = 0; rc == 0 && i < m; i++) {
+		int p = a[i].p;
+		struct ant *b = best + (size_t)p * K, x = a[i];
+		int64_t have = cnt[p] < K ? cnt[p] : K;
+		if (have == K) { /* evict the shortest into the rest */
+			if (!longer(&x, &b[K - 1])) {
+				rest[p].us += x.us, rest[p].runs += x.runs;
+				cnt[p]++;
+				continue;
 			}
-			r->ants[r->nants++] = rest;
+			rest[p].us += b[K - 1].us, rest[p].runs += b[K - 1].runs;
+			have--;
 		}
-		i = j;
+		int64_t j = have;
+		for (; j > 0 && longer(&x, &b[j - 1]); j--)
+			b[j] = b[j - 1];
+		b[j] = x;
+		cnt[p]++;
 	}
-	return 0;
+	for (int p = 0; rc == 0 && p < procs; p++) {
+		const struct ant *b = best + (size_t)p * K;
+		int64_t keep = cnt[p] <= K ? cnt[p] : ANTS_PER_P;
+		if (grow_to((void **)&r->ants, &r->ants_cap, r->nants + keep + 1, sizeof *r->ants)) {
+			rc = -1;
+			break;
+		}
+		memcpy(r->ants + r->nants, b, (size_t)keep * sizeof *b);
+		r->nants += keep;
+		if (cnt[p] > K) {
+			struct ant o = rest[p];
+			o.us += b[K - 1].us; /* the fourth longest joins the rest */
+			o.runs += b[K - 1].runs;
+			o.p = p;
+			o.g = 0;
+			r->ants[r->nants++] = o;
+		}
+	}
+	free(best);
+	free(rest);
+	free(cnt);
+	return rc;
 }
 
 int report_list_wait(struct report *r, const struct rg *gp, const struct sim_event *e, int over, int why)
