@@ -59,8 +59,7 @@ static int check_waitq(struct sim *s, const struct waitq *q, int kind, int32_t o
 		seen[sg] = 1;
 		if (sd->prev != prev || sd->kind != kind || sd->obj != obj || sd->g < 0 || sd->g >= s->ng ||
 		    s->allg[sd->g].place != PL_WAITING) {
-			sim_broken(s, "sudog %d in the %s queue of object %d is not a waiting G's", sg,
-				   kind == WQ_CHAN_RECV ? "recv" : "send", obj);
+			sim_broken(s, "sudog %d in wait queue kind %d of object %d is not a waiting G's", sg, kind, obj);
 			return -1;
 		}
 	}
@@ -142,6 +141,20 @@ static int check_netpoll(struct sim *s)
 	return 0;
 }
 
+/* A mutex's waiter count against its semaphore queue (sema.h). */
+static int check_mutexes(struct sim *s)
+{
+	for (int32_t mi = 0; mi < s->prog->nmutexes; mi++) {
+		const struct mutex *mu = &s->mutexes[mi];
+		if (mu->semaq.size > mu->waiters || mu->waiters > mu->semaq.size + 1) {
+			sim_broken(s, "mutex %d counts %lld waiters but queues %lld", mi, (long long)mu->waiters,
+				   (long long)mu->semaq.size);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 static int check_p(struct sim *s, int32_t pi, int64_t *nqueued)
 {
 	const struct p *pp = &s->allp[pi];
@@ -209,7 +222,7 @@ static int check_all(struct sim *s)
 			return -1;
 	if (check_gqueue(s, &s->runq, PL_GLOBAL, "the global queue") != 0)
 		return -1;
-	if (park_each_queue(s, check_waitq) != 0 || check_waiting(s) != 0 || check_netpoll(s) != 0)
+	if (park_each_queue(s, check_waitq) != 0 || check_waiting(s) != 0 || check_netpoll(s) != 0 || check_mutexes(s) != 0)
 		return -1;
 	if (nqueued != s->nqueued) {
 		sim_broken(s, "nqueued is %lld but the queues hold %lld", (long long)s->nqueued, (long long)nqueued);

@@ -122,10 +122,13 @@ struct sim *sim_new(const struct sim_config *cfg, const struct program *prog,
 		goto fail;
 	s->allp = calloc((size_t)s->nprocs, sizeof *s->allp);
 	s->chans = calloc((size_t)prog->nchans + 1, sizeof *s->chans);
-	if (!s->allp || !s->chans)
+	s->mutexes = calloc((size_t)prog->nmutexes + 1, sizeof *s->mutexes);
+	if (!s->allp || !s->chans || !s->mutexes)
 		goto fail;
 	for (int32_t ci = 0; ci < prog->nchans; ci++)
 		s->chans[ci] = (struct chan){ .cap = prog->chan_cap[ci], .recvq = waitq_empty(), .sendq = waitq_empty() };
+	for (int32_t mi = 0; mi < prog->nmutexes; mi++)
+		s->mutexes[mi].semaq = waitq_empty();
 	init_ps(s);
 	if (boot(s) != 0)
 		goto fail;
@@ -262,6 +265,7 @@ void sim_free(struct sim *s)
 	timers_free(s);
 	free(s->allp);
 	free(s->chans);
+	free(s->mutexes);
 	free(s->sudogs);
 	free(s->scratch);
 	free(s->report);

@@ -6,6 +6,7 @@
 
 #include "park.h"
 #include "netpoll.h"
+#include "sema.h"
 #include "timer.h"
 
 #include "chan.h"
@@ -372,6 +373,9 @@ static int op_select(struct sim *s, int32_t gi, const struct op *op)
 	select_block(s, gi, cases, n);
 	return 0;
 }
+
+static int op_lock(struct sim *s, int32_t gi, const struct op *op) { return sema_lock(s, gi, op->arg); }
+static int op_unlock(struct sim *s, int32_t gi, const struct op *op) { return sema_unlock(s, gi, op->arg); }
 
 static int op_gosched(struct sim *s, int32_t gi, const struct op *op)
 {

@@ -77,6 +77,21 @@ static void unlink_sudog(struct sim *s, struct waitq *q, int32_t sg)
 	q->size--;
 }
 
+void park_requeue_first(struct sim *s, struct waitq *q, int32_t sg)
+{
+	if (q->first == sg)
+		return;
+	unlink_sudog(s, q, sg);
+	struct sudog *sd = &s->sudogs[sg];
+	sd->next = q->first;
+	sd->prev = -1;
+	s->sudogs[q->first].prev = sg;
+	q->first = sg;
+	if (q->last < 0)
+		q->last = sg;
+	q->size++;
+}
+
 int32_t park_dequeue(struct sim *s, struct waitq *q)
 {
 	int32_t sg = q->first;
@@ -128,6 +143,8 @@ struct waitq *park_queue(struct sim *s, int kind, int32_t obj)
 		return &s->chans[obj].recvq;
 	case WQ_CHAN_SEND:
 		return &s->chans[obj].sendq;
+	case WQ_SEMA:
+		return &s->mutexes[obj].semaq;
 	default:
 		return NULL;
 	}
@@ -137,6 +154,9 @@ int park_each_queue(struct sim *s, int (*fn)(struct sim *s, const struct waitq *
 {
 	for (int32_t ci = 0; ci < s->prog->nchans; ci++)
 		if (fn(s, &s->chans[ci].recvq, WQ_CHAN_RECV, ci) != 0 || fn(s, &s->chans[ci].sendq, WQ_CHAN_SEND, ci) != 0)
+			return -1;
+	for (int32_t mi = 0; mi < s->prog->nmutexes; mi++)
+		if (fn(s, &s->mutexes[mi].semaq, WQ_SEMA, mi) != 0)
 			return -1;
 	return 0;
 }

@@ -22,7 +22,7 @@
 #include "state.h"
 
 /* Which queue of which object a sudog waits in. */
-enum wait_kind { WQ_CHAN_RECV, WQ_CHAN_SEND, WQ__N };
+enum wait_kind { WQ_CHAN_RECV, WQ_CHAN_SEND, WQ_SEMA, WQ__N };
 
 /* gopark: G gi (running) leaves its M and waits with reason wr on object
  * obj (-1: none, or several: a select); the trace record carries both and
@@ -31,6 +31,8 @@ void park_gopark(struct sim *s, int32_t gi, int wr, int why, int32_t obj);
 /* acquireSudog + enqueue: G gi waits at the tail of q. Returns the sudog,
  * or -1 out of memory (the run is then SIM_BROKEN). */
 int32_t park_enqueue(struct sim *s, struct waitq *q, int32_t gi, int kind, int32_t obj, int icase);
+/* Moves queued sudog sg to the head of q (semacquire's lifo). */
+void park_requeue_first(struct sim *s, struct waitq *q, int32_t sg);
 /* dequeue: takes the first sudog off q (-1 if empty); it stays on its
  * G's list until park_goready recycles it. */
 int32_t park_dequeue(struct sim *s, struct waitq *q);

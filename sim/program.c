@@ -21,6 +21,12 @@ void program_free(struct program *p)
 		free(p->chan_names[i]);
 	free(p->funcs);
 	free(p->chan_names);
+	for (int32_t i = 0; i < p->nmutexes; i++)
+		free(p->mutex_names[i]);
+	free(p->mutex_names);
+	for (int32_t i = 0; i < p->nwgs; i++)
+		free(p->wg_names[i]);
+	free(p->wg_names);
 	free(p->chan_cap);
 	free(p->name);
 	free(p->description);

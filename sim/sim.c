@@ -215,7 +215,7 @@ int32_t sim_newg(struct sim *s, uint32_t fn)
 	int32_t gi = s->ng;
 	struct g *gp = &s->allg[gi];
 	*gp = (struct g){ .schedlink = -1, .p = -1, .m = -1, .status = G_IDLE, .place = PL_NEW, .fn = fn,
-			  .param = PARAM_NONE };
+			  .param = PARAM_NONE, .since = -1 };
 	int32_t depth = s->prog->funcs[fn].max_depth;
 	if (depth > 0 && !(gp->iters = calloc((size_t)depth, sizeof *gp->iters)))
 		return sim_oom(s, "goroutines");

@@ -51,13 +51,16 @@ struct g {
 	uint32_t pc;       /* current op; a parked G stays on the op it blocked in */
 	int32_t param;     /* what woke it (g.param), PARAM_NONE until then */
 	uint32_t parkgen;  /* counts its parks: a timer set for an older park is stale */
+	uint32_t draws;    /* random durations drawn so far (its own stream) */
+	uint8_t starving;  /* in Lock: lockSlow's starving */
 	union {
 		int64_t left;    /* not waiting: us left of the current run/loop/syscall op; 0: not started */
 		int32_t waiting; /* waiting: its first sudog (g.waiting), -1 if none */
 	} u;
 	int64_t *iters;    /* repeat counters, one per nesting depth */
+	int64_t since;     /* in Lock: lockSlow's waitStartTime, -1 if none */
 };
-_Static_assert(sizeof(struct g) <= 48, "struct g grows only on purpose: a cost paid per goroutine");
+_Static_assert(sizeof(struct g) <= 64, "struct g grows only on purpose: a cost paid per goroutine");
 
 /* One G's place in one wait queue (runtime2.go's sudog): a G blocked in a
  * channel op has one, a blocked select one per channel case. Sudogs live
@@ -143,6 +146,14 @@ struct chan {
 	struct waitq sendq; /* Gs parked in send, FIFO */
 };
 
+/* A sync.Mutex: its state word's bits and waiter count, and its semaphore
+ * queue (sema.h). */
+struct mutex {
+	uint8_t locked, woken, starving;
+	int64_t waiters;
+	struct waitq semaq;
+};
+
 struct sim {
 	struct sim_config cfg;
 	const struct program *prog;
@@ -174,6 +185,7 @@ struct sim {
 	struct gqueue runq; /* global run queue (sched.runq) */
 
 	struct chan *chans;
+	struct mutex *mutexes;
 	int64_t ntimers;      /* entries in all P's timer heaps */
 	/* the network poller (netpoll.h) */
 	struct gqueue netready; /* Gs whose data arrived, not yet returned by a netpoll */

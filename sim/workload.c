@@ -28,6 +28,8 @@ struct wctx {
 	json_t *funcs;   /* the "funcs" object */
 	struct names fnames; /* function name -> index */
 	struct names cnames; /* channel name -> index */
+	struct names mnames; /* mutex name -> index */
+	struct names wnames; /* wait group name -> index */
 	struct program *prog;
 	int nomem;       /* an allocation failed */
 };
@@ -298,6 +300,9 @@ static int compile_operand(struct wctx *c, int k, json_t *v, struct fbuf *fb)
 	case OPND_CHAN:
 		i = named_index(c, op_table[k].name, v, &c->cnames, "channel", "chans");
 		return i < 0 ? -1 : emit(c, fb, (struct op){ .kind = (uint8_t)k, .arg = i });
+	case OPND_MUTEX:
+		i = named_index(c, op_table[k].name, v, &c->mnames, "mutex", "mutexes");
+		return i < 0 ? -1 : emit(c, fb, (struct op){ .kind = (uint8_t)k, .arg = i });
 	default:
 		return fail(c, 0, "internal: op \"%s\" has no operand rule", op_table[k].name);
 	}
@@ -548,6 +553,39 @@ static int parse_params(struct wctx *c, json_t *root, const struct param_overrid
 	return 0;
 }
 
+/* "mutexes": ["mu", ...] and "waitgroups": ["wg", ...]: names, each once. */
+static int parse_namelist(struct wctx *c, json_t *root, const char *key, const char *what, char ***names,
+			  int32_t *n, struct names *table)
+{
+	json_t *list = json_object_get(root, key);
+	if (names_init(table, list ? json_array_size(list) : 0) != 0)
+		return nomem(c);
+	if (!list)
+		return 0;
+	if (push_key(c, key))
+		return -1;
+	if (!json_is_array(list))
+		return fail(c, 0, "\"%s\" is an array of names", key);
+	if (!(*names = calloc(json_array_size(list) + 1, sizeof **names)))
+		return nomem(c);
+	for (size_t i = 0; i < json_array_size(list); i++) {
+		json_t *v = json_array_get(list, i);
+		if (push_index(c, (int)i))
+			return -1;
+		if (!json_is_string(v))
+			return fail(c, 0, "%s's name is a string", what);
+		if (names_find(table, json_string_value(v)) >= 0)
+			return fail(c, 0, "\"%s\" is named twice in \"%s\"", json_string_value(v), key);
+		if (!((*names)[*n] = strdup(json_string_value(v))))
+			return nomem(c);
+		names_add(table, (*names)[*n], *n);
+		(*n)++;
+		pop(c);
+	}
+	pop(c);
+	return 0;
+}
+
 static int parse_chans(struct wctx *c, json_t *root)
 {
 	json_t *chans = json_object_get(root, "chans");
@@ -632,10 +670,12 @@ static int compile_all(struct wctx *c, json_t *root)
 
 static int parse_top(struct wctx *c, json_t *root)
 {
-	static const char *const keys[] = { "name", "description", "procs", "params", "chans", "main", "funcs" };
+	static const char *const keys[] = { "name", "description", "procs", "params", "chans", "main", "funcs",
+					    "mutexes", "waitgroups", "exit" };
 	if (!json_is_object(root))
 		return fail(c, 0, "a workload is a JSON object with \"main\" and optionally \"name\", "
-				  "\"description\", \"procs\", \"params\", \"chans\", \"funcs\"");
+				  "\"description\", \"procs\", \"params\", \"chans\", \"funcs\", \"mutexes\", "
+				  "\"waitgroups\", \"exit\"");
 	const char *key;
 	json_t *v;
 	json_object_foreach(root, key, v) {
@@ -644,7 +684,8 @@ static int parse_top(struct wctx *c, json_t *root)
 			i++;
 		if (i == sizeof keys / sizeof keys[0]) {
 			push_key(c, key);
-			return fail(c, 1, "unknown key \"%s\" (expected name, description, procs, params, chans, main, funcs)", key);
+			return fail(c, 1, "unknown key \"%s\" (expected name, description, procs, params, chans, main, "
+					  "funcs, mutexes, waitgroups, exit)", key);
 		}
 	}
 	struct program *p = c->prog;
@@ -775,6 +816,10 @@ int workload_parse(const char *text, size_t len, const char *filename,
 	if (rc == 0)
 		rc = parse_chans(&c, root);
 	if (rc == 0)
+		rc = parse_namelist(&c, root, "mutexes", "a mutex", &c.prog->mutex_names, &c.prog->nmutexes, &c.mnames);
+	if (rc == 0)
+		rc = parse_namelist(&c, root, "waitgroups", "a wait group", &c.prog->wg_names, &c.prog->nwgs, &c.wnames);
+	if (rc == 0)
 		rc = parse_funcs(&c, root);
 	if (rc == 0)
 		rc = compile_all(&c, root);
@@ -782,6 +827,8 @@ int workload_parse(const char *text, size_t len, const char *filename,
 		rc = check_cycles(&c, root);
 	names_free(&c.fnames);
 	names_free(&c.cnames);
+	names_free(&c.mnames);
+	names_free(&c.wnames);
 	json_decref(c.params);
 	json_decref(c.ovnames);
 	json_decref(root);

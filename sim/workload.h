@@ -42,10 +42,12 @@
 	X(SELECT, select, "select", OPND_CASES) \
 	X(CASE, case, NULL, OPND_NONE) \
 	X(JUMP, jump, NULL, OPND_NONE) \
+	X(LOCK, lock, "lock", OPND_MUTEX) \
+	X(UNLOCK, unlock, "unlock", OPND_MUTEX) \
 	X(END, end, NULL, OPND_NONE)
 
 /* What an op's key takes. */
-enum opnd { OPND_NONE, OPND_DUR, OPND_FUNC, OPND_CHAN, OPND_TRUE, OPND_COUNT_BODY, OPND_CHAN_BODY, OPND_CASES };
+enum opnd { OPND_NONE, OPND_DUR, OPND_FUNC, OPND_CHAN, OPND_TRUE, OPND_COUNT_BODY, OPND_CHAN_BODY, OPND_CASES, OPND_MUTEX };
 
 /* A select compiles to SELECT (arg: its number of cases, val: the index
  * past the select), one CASE per case (depth: enum case_kind; arg: the
@@ -88,6 +90,10 @@ struct program {
 	char **chan_names;
 	int64_t *chan_cap;
 	int32_t nchans;
+	char **mutex_names;   /* "mutexes": sync.Mutex values */
+	int32_t nmutexes;
+	char **wg_names;      /* "waitgroups": sync.WaitGroup values */
+	int32_t nwgs;
 };
 
 struct param_override {

@@ -102,7 +102,8 @@ def analyse(trace, rep):
             if fr == "waiting" and g in g_key:
                 g_block[g][g_key[g]] += t - g_since[g]
             if to == "waiting" and "wait" in e:
-                g_key[g] = e["wait"] + (":" + e["chan"] if "chan" in e else "")
+                g_key[g] = e["wait"] + (":" + e["chan"] if "chan" in e else
+                                        ":#%d" % e["obj"] if "obj" in e else "")
             if fr == "new":
                 if "fn" in e:
                     g_fn[g] = e["fn"]

@@ -1,0 +1,37 @@
+/* sema.h: sync.Mutex and sync.WaitGroup over the runtime's semaphores
+ * (sync/mutex.go, sync/waitgroup.go, runtime/sema.go).
+ *
+ * Mutex (Go 1.9+): Lock takes an unlocked, non-starving mutex at once
+ * (the fast path, and lockSlow's CAS when nobody holds it: a new arrival
+ * barges past woken waiters). Otherwise the G counts itself a waiter and
+ * parks on the mutex's semaphore (runtime_SemacquireMutex:
+ * waitReasonSyncMutexLock), at the tail the first time and at the head
+ * when it requeues (queueLifo: it has waited before). Unlock in normal
+ * mode wakes the first waiter (semrelease: goready into the unlocker's
+ * runnext) and sets mutexWoken; the woken G competes again when it runs
+ * and usually loses to the unlocker, which runs on. A waiter that has
+ * waited more than 1 ms (starvationThresholdNs) switches the mutex to
+ * starvation mode as it requeues: then Unlock hands the mutex straight
+ * to the first waiter (semrelease with handoff: the ticket) and yields
+ * its P to it (goyield), new arrivals queue at the tail, and the mode
+ * ends when the waiter taking it is the last or waited under 1 ms.
+ * Unlocking an unlocked mutex is fatal ("sync: unlock of unlocked
+ * mutex").
+ *
+ * Simplification: active spinning (sync_runtime_canSpin, a few rounds of
+ * procyield on multicore machines while the holder runs) is not modelled:
+ * a Lock that finds the mutex held queues at once.
+ *
+ * Invariants (check.c): the semaphore queue holds at most `waiters`
+ * sudogs, and at least waiters - 1 (a waiter woken but not yet run). */
+#ifndef GOSIM_SEMA_H
+#define GOSIM_SEMA_H
+
+#include "state.h"
+
+/* Lock / Unlock by the running G gi: 1 if it runs on, 0 if it parked,
+ * yielded or the program died. */
+int sema_lock(struct sim *s, int32_t gi, int32_t mi);
+int sema_unlock(struct sim *s, int32_t gi, int32_t mi);
+
+#endif
