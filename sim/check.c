@@ -152,6 +152,14 @@ static int check_mutexes(struct sim *s)
 			return -1;
 		}
 	}
+	for (int32_t wi = 0; wi < s->prog->nwgs; wi++) {
+		const struct waitgroup *wg = &s->wgs[wi];
+		if (wg->counter < 0 || wg->waiters != wg->semaq.size || (wg->waiters > 0 && wg->counter == 0)) {
+			sim_broken(s, "wait group %d: counter %lld, %lld waiters, %lld queued", wi,
+				   (long long)wg->counter, (long long)wg->waiters, (long long)wg->semaq.size);
+			return -1;
+		}
+	}
 	return 0;
 }
 

@@ -123,12 +123,15 @@ struct sim *sim_new(const struct sim_config *cfg, const struct program *prog,
 	s->allp = calloc((size_t)s->nprocs, sizeof *s->allp);
 	s->chans = calloc((size_t)prog->nchans + 1, sizeof *s->chans);
 	s->mutexes = calloc((size_t)prog->nmutexes + 1, sizeof *s->mutexes);
-	if (!s->allp || !s->chans || !s->mutexes)
+	s->wgs = calloc((size_t)prog->nwgs + 1, sizeof *s->wgs);
+	if (!s->allp || !s->chans || !s->mutexes || !s->wgs)
 		goto fail;
 	for (int32_t ci = 0; ci < prog->nchans; ci++)
 		s->chans[ci] = (struct chan){ .cap = prog->chan_cap[ci], .recvq = waitq_empty(), .sendq = waitq_empty() };
 	for (int32_t mi = 0; mi < prog->nmutexes; mi++)
 		s->mutexes[mi].semaq = waitq_empty();
+	for (int32_t wi = 0; wi < prog->nwgs; wi++)
+		s->wgs[wi].semaq = waitq_empty();
 	init_ps(s);
 	if (boot(s) != 0)
 		goto fail;
@@ -266,6 +269,7 @@ void sim_free(struct sim *s)
 	free(s->allp);
 	free(s->chans);
 	free(s->mutexes);
+	free(s->wgs);
 	free(s->sudogs);
 	free(s->scratch);
 	free(s->report);

@@ -377,6 +377,10 @@ static int op_select(struct sim *s, int32_t gi, const struct op *op)
 static int op_lock(struct sim *s, int32_t gi, const struct op *op) { return sema_lock(s, gi, op->arg); }
 static int op_unlock(struct sim *s, int32_t gi, const struct op *op) { return sema_unlock(s, gi, op->arg); }
 
+static int op_add(struct sim *s, int32_t gi, const struct op *op) { return sema_add(s, gi, op->arg, op->val); }
+static int op_done(struct sim *s, int32_t gi, const struct op *op) { return sema_add(s, gi, op->arg, -1); }
+static int op_wait(struct sim *s, int32_t gi, const struct op *op) { return sema_wait(s, gi, op->arg); }
+
 static int op_gosched(struct sim *s, int32_t gi, const struct op *op)
 {
 	(void)op;

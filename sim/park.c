@@ -145,6 +145,8 @@ struct waitq *park_queue(struct sim *s, int kind, int32_t obj)
 		return &s->chans[obj].sendq;
 	case WQ_SEMA:
 		return &s->mutexes[obj].semaq;
+	case WQ_WG:
+		return &s->wgs[obj].semaq;
 	default:
 		return NULL;
 	}
@@ -157,6 +159,9 @@ int park_each_queue(struct sim *s, int (*fn)(struct sim *s, const struct waitq *
 			return -1;
 	for (int32_t mi = 0; mi < s->prog->nmutexes; mi++)
 		if (fn(s, &s->mutexes[mi].semaq, WQ_SEMA, mi) != 0)
+			return -1;
+	for (int32_t wi = 0; wi < s->prog->nwgs; wi++)
+		if (fn(s, &s->wgs[wi].semaq, WQ_WG, wi) != 0)
 			return -1;
 	return 0;
 }

@@ -107,3 +107,40 @@ int sema_unlock(struct sim *s, int32_t gi, int32_t mi)
 	goyield(s, gi);
 	return 0;
 }
+
+/* WaitGroup.Add(delta) (Done is Add(-1)): a negative counter panics; the
+ * counter reaching 0 with waiters releases every one (semrelease each,
+ * into the adder's runnext, first waiter first). */
+int sema_add(struct sim *s, int32_t gi, int32_t wi, int64_t delta)
+{
+	struct waitgroup *wg = &s->wgs[wi];
+	wg->counter += delta;
+	if (wg->counter < 0) {
+		sim_crash(s, gi, "panic", "sync: negative WaitGroup counter");
+		return 0;
+	}
+	s->allg[gi].pc++;
+	if (wg->counter > 0 || wg->waiters == 0)
+		return 1;
+	wg->waiters = 0; /* wg.state.Store(0) */
+	for (int32_t sg; (sg = park_dequeue(s, &wg->semaq)) >= 0;)
+		park_goready(s, sg, -1, s->allg[gi].p, PARAM_OK, R_WGDONE);
+	return 1;
+}
+
+/* WaitGroup.Wait: returns at once at counter 0, else one more waiter
+ * parks on the semaphore (runtime_Semacquire). */
+int sema_wait(struct sim *s, int32_t gi, int32_t wi)
+{
+	struct waitgroup *wg = &s->wgs[wi];
+	struct g *gp = &s->allg[gi];
+	if (gp->param != PARAM_NONE || wg->counter == 0) {
+		gp->param = PARAM_NONE;
+		gp->pc++;
+		return 1;
+	}
+	wg->waiters++;
+	park_gopark(s, gi, WR_WAITGROUP, R_WAIT, wi);
+	park_enqueue(s, &wg->semaq, gi, WQ_WG, wi, -1);
+	return 0;
+}

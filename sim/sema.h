@@ -22,7 +22,13 @@
  * procyield on multicore machines while the holder runs) is not modelled:
  * a Lock that finds the mutex held queues at once.
  *
- * Invariants (check.c): the semaphore queue holds at most `waiters`
+ * WaitGroup: Add moves the counter (below zero it panics: "sync:
+ * negative WaitGroup counter"); when it reaches zero every G in Wait is
+ * released (one semrelease each, into the adder's runnext); Wait returns
+ * at once at zero, else parks on the semaphore (waitReasonSemacquire in
+ * Go 1.23, "sync.WaitGroup.Wait" from 1.24).
+ *
+ * Invariants (check.c): a mutex's semaphore queue holds at most `waiters`
  * sudogs, and at least waiters - 1 (a waiter woken but not yet run). */
 #ifndef GOSIM_SEMA_H
 #define GOSIM_SEMA_H
@@ -33,5 +39,8 @@
  * yielded or the program died. */
 int sema_lock(struct sim *s, int32_t gi, int32_t mi);
 int sema_unlock(struct sim *s, int32_t gi, int32_t mi);
+/* WaitGroup Add (Done: delta -1) and Wait by the running G gi. */
+int sema_add(struct sim *s, int32_t gi, int32_t wi, int64_t delta);
+int sema_wait(struct sim *s, int32_t gi, int32_t wi);
 
 #endif

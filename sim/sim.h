@@ -64,7 +64,8 @@ void sim_config_default(struct sim_config *cfg);
 	X(PREEMPT, "preempt") X(GOSCHED, "gosched") X(CHAN, "chan") X(SYSCALL, "syscall") \
 	X(EXITSYSCALL, "exitsyscall") X(EXIT, "exit") X(SCHEDULE, "schedule") X(GLOBRUNQ, "globrunqget") \
 	X(SLEEP, "sleep") X(TIMER, "timer") X(NET, "net") X(NETPOLL, "netpoll") \
-	X(CLOSE, "close") X(SELECT, "select") X(LOCK, "lock") X(UNLOCK, "unlock") X(YIELD, "goyield")
+	X(CLOSE, "close") X(SELECT, "select") X(LOCK, "lock") X(UNLOCK, "unlock") X(YIELD, "goyield") \
+	X(WAIT, "wait") X(WGDONE, "wgdone")
 
 /* M and P states as the trace names them. */
 #define SIM_MSTATES(X) X(NEW, "new") X(RUNNING, "running") X(SPINNING, "spinning") X(IDLE, "idle") X(SYSCALL, "syscall")
@@ -79,7 +80,7 @@ void sim_config_default(struct sim_config *cfg);
  * prints them). */
 #define SIM_WAITREASONS(X) X(NONE, "") X(CHAN_RECV, "chan receive") X(CHAN_SEND, "chan send") \
 	X(SLEEP, "sleep") X(IO_WAIT, "IO wait") X(SELECT, "select") X(SELECT_NO_CASES, "select (no cases)") \
-	X(MUTEX, "sync.Mutex.Lock")
+	X(MUTEX, "sync.Mutex.Lock") X(WAITGROUP, "sync.WaitGroup.Wait")
 
 #define SIM_ENUM_PL(K, name) PL_##K,
 /* --explain: the rule that made a scheduling decision, named as in

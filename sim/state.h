@@ -154,6 +154,14 @@ struct mutex {
 	struct waitq semaq;
 };
 
+/* A sync.WaitGroup: its counter, the Gs in Wait, and their semaphore
+ * queue (sema.h). */
+struct waitgroup {
+	int64_t counter;
+	int64_t waiters;
+	struct waitq semaq;
+};
+
 struct sim {
 	struct sim_config cfg;
 	const struct program *prog;
@@ -186,6 +194,7 @@ struct sim {
 
 	struct chan *chans;
 	struct mutex *mutexes;
+	struct waitgroup *wgs;
 	int64_t ntimers;      /* entries in all P's timer heaps */
 	/* the network poller (netpoll.h) */
 	struct gqueue netready; /* Gs whose data arrived, not yet returned by a netpoll */

@@ -303,6 +303,10 @@ static int compile_operand(struct wctx *c, int k, json_t *v, struct fbuf *fb)
 	case OPND_MUTEX:
 		i = named_index(c, op_table[k].name, v, &c->mnames, "mutex", "mutexes");
 		return i < 0 ? -1 : emit(c, fb, (struct op){ .kind = (uint8_t)k, .arg = i });
+	case OPND_WG:
+	case OPND_WG_N:
+		i = named_index(c, op_table[k].name, v, &c->wnames, "wait group", "waitgroups");
+		return i < 0 ? -1 : emit(c, fb, (struct op){ .kind = (uint8_t)k, .arg = i });
 	default:
 		return fail(c, 0, "internal: op \"%s\" has no operand rule", op_table[k].name);
 	}
@@ -440,6 +444,28 @@ static int compile_select(struct wctx *c, json_t *op, struct fbuf *fb, int depth
 	return 0;
 }
 
+/* {"add": WG, "n": N}: wg.Add(N), N an integer (negative too). */
+static int compile_add(struct wctx *c, json_t *op, struct fbuf *fb, int kind)
+{
+	if (json_object_get(op, "body")) {
+		char names[256];
+		body_owners(names, sizeof names);
+		push_key(c, "body");
+		return fail(c, 1, "\"body\" belongs to %s only", names);
+	}
+	if (push_key(c, "add") || compile_operand(c, kind, json_object_get(op, "add"), fb))
+		return -1;
+	pop(c);
+	json_t *n = json_object_get(op, "n");
+	if (!n)
+		return fail(c, 0, "\"add\" needs \"n\": how much to add to the counter");
+	if (push_key(c, "n") ||
+	    get_count(c, n, -WORKLOAD_MAX_ADD, WORKLOAD_MAX_ADD, "\"n\"", &fb->ops[fb->n - 1].val))
+		return -1;
+	pop(c);
+	return 0;
+}
+
 static int compile_op(struct wctx *c, json_t *op, struct fbuf *fb, int depth)
 {
 	char names[256]; /* filled only for an error: an op is compiled in constant time */
@@ -456,7 +482,7 @@ static int compile_op(struct wctx *c, json_t *op, struct fbuf *fb, int depth)
 		}
 		if (k >= 0)
 			kind = k;
-		else if (strcmp(key, "body") != 0) {
+		else if (strcmp(key, "body") != 0 && strcmp(key, "n") != 0) {
 			op_names(names, sizeof names);
 			push_key(c, key);
 			return fail(c, 1, "unknown operation \"%s\" (expected %s)", key, names);
@@ -466,6 +492,12 @@ static int compile_op(struct wctx *c, json_t *op, struct fbuf *fb, int depth)
 		op_names(names, sizeof names);
 		return fail(c, 0, "empty operation: expected %s", names);
 	}
+	if (json_object_get(op, "n") && op_table[kind].opnd != OPND_WG_N) {
+		push_key(c, "n");
+		return fail(c, 1, "\"n\" belongs to \"add\" only");
+	}
+	if (op_table[kind].opnd == OPND_WG_N)
+		return compile_add(c, op, fb, kind);
 	if (op_table[kind].opnd == OPND_COUNT_BODY)
 		return compile_repeat(c, op, fb, depth);
 	if (op_table[kind].opnd == OPND_CHAN_BODY)

@@ -44,10 +44,13 @@
 	X(JUMP, jump, NULL, OPND_NONE) \
 	X(LOCK, lock, "lock", OPND_MUTEX) \
 	X(UNLOCK, unlock, "unlock", OPND_MUTEX) \
+	X(ADD, add, "add", OPND_WG_N) \
+	X(DONE, done, "done", OPND_WG) \
+	X(WAIT, wait, "wait", OPND_WG) \
 	X(END, end, NULL, OPND_NONE)
 
 /* What an op's key takes. */
-enum opnd { OPND_NONE, OPND_DUR, OPND_FUNC, OPND_CHAN, OPND_TRUE, OPND_COUNT_BODY, OPND_CHAN_BODY, OPND_CASES, OPND_MUTEX };
+enum opnd { OPND_NONE, OPND_DUR, OPND_FUNC, OPND_CHAN, OPND_TRUE, OPND_COUNT_BODY, OPND_CHAN_BODY, OPND_CASES, OPND_MUTEX, OPND_WG, OPND_WG_N };
 
 /* A select compiles to SELECT (arg: its number of cases, val: the index
  * past the select), one CASE per case (depth: enum case_kind; arg: the
@@ -64,7 +67,7 @@ struct op {
 	uint8_t depth; /* OP_REPEAT/OP_END: counter slot */
 	int32_t arg;   /* OP_GO: func; OP_SEND/RECV/CLOSE/RANGE: chan; OP_REPEAT: index of its END;
 			  OP_END: index of its REPEAT */
-	int64_t val;   /* OP_RUN/LOOP/SYSCALL/SLEEP/NET: us; OP_REPEAT: count; OP_RANGE: index of its
+	int64_t val;   /* OP_ADD: n; OP_RUN/LOOP/SYSCALL/SLEEP/NET: us; OP_REPEAT: count; OP_RANGE: index of its
 			  RANGE_END; OP_RANGE_END: index of its RANGE */
 };
 
@@ -103,6 +106,7 @@ struct param_override {
 
 #define WORKLOAD_MAX_DEPTH 32
 #define WORKLOAD_MAX_CASES 256 /* cases in one select */
+#define WORKLOAD_MAX_ADD 1000000000LL /* |n| of a WaitGroup add */
 #define WORKLOAD_MAX_COUNT 1000000000LL         /* repeat counts */
 #define WORKLOAD_MAX_US (1000LL * 1000 * 1000 * 1000) /* 11.5 days */
 

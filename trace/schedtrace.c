@@ -85,12 +85,21 @@ static void print_ms(FILE *f, const struct sim *s, enum schedtrace_family fam)
 	}
 }
 
+/* Go 1.23 parks WaitGroup.Wait as "semacquire"; 1.24 and later say
+ * "sync.WaitGroup.Wait". Simplification: --go=1.24 prints as 1.21-1.23. */
+static const char *wait_name(int wr, enum schedtrace_family fam)
+{
+	if (wr == WR_WAITGROUP && fam != SCHEDTRACE_GO125)
+		return "semacquire";
+	return sim_waitreason_name(wr);
+}
+
 static void print_gs(FILE *f, const struct sim *s, enum schedtrace_family fam)
 {
 	char b1[16], b2[16];
 	for (int32_t i = 0; i < s->ng; i++) {
 		const struct g *gp = &s->allg[i];
-		fprintf(f, "  G%d: status=%d(%s) m=%s lockedm=%s\n", goid(i), gp->status, sim_waitreason_name(gp->waitreason),
+		fprintf(f, "  G%d: status=%d(%s) m=%s lockedm=%s\n", goid(i), gp->status, wait_name(gp->waitreason, fam),
 			id_or_none(b1, sizeof b1, gp->m, fam), id_or_none(b2, sizeof b2, -1, fam));
 	}
 }
