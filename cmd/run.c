@@ -591,7 +591,7 @@ static int report(struct run *r, struct sim *s, enum sim_status st)
 		return EXIT_INVARIANT;
 	}
 	if (st == SIM_LIMIT) { /* as refused up front: bad input, nothing committed */
-		msg_error("%s: %s (--max-steps=%lld, --max-goroutines=%lld; its range loops made the totals "
+		msg_error("%s: %s (--max-steps=%lld, --max-goroutines=%lld; its range, select or forever loops made the totals "
 			  "unknown up front); %s left as it was", r->o->workload, sim_message(s), (long long)r->o->max_steps,
 			  (long long)r->o->max_goroutines, r->trace.path ? r->trace.path : "nothing written");
 		return EXIT_USAGE;

@@ -35,9 +35,10 @@ static void dropg(struct sim *s, struct g *gp)
 	s->allm[gp->m].curg = -1;
 }
 
-/* goexit0: the G is dead; the P schedules again.
- * Simplification: main's return does not end the program; the run ends
- * when every goroutine has finished, as if main waited for them. */
+/* goexit0: the G is dead; the P schedules again. With "exit": "main",
+ * main's return ends the program (runtime.main calls exit(0)), whatever
+ * else is running; with "exit": "all" (the default) the run ends when
+ * every goroutine has finished, as if main waited for them. */
 static void goexit(struct sim *s, int32_t gi)
 {
 	struct g *gp = &s->allg[gi];
@@ -48,6 +49,17 @@ static void goexit(struct sim *s, int32_t gi)
 	gp->iters = NULL;
 	s->nlive--;
 	s->sum.makespan_us = s->now;
+	if (gi == 0 && s->prog->exit_main && s->status == SIM_RUNNING) {
+		for (int32_t pi = 0; pi < s->nprocs; pi++) { /* CPU work in progress counts up to now */
+			struct p *pp = &s->allp[pi];
+			if (pp->seg_end > s->now && pp->seg_start < s->now) {
+				pp->busy_us += s->now - pp->seg_start;
+				pp->seg_start = s->now;
+			}
+		}
+		s->status = SIM_DONE; /* runtime.main: exit(0) */
+		s->sum.outcome = OUT_DONE;
+	}
 }
 
 /* goschedImpl: the G goes to the global queue's tail (Gosched, and
@@ -392,15 +404,16 @@ static int op_gosched(struct sim *s, int32_t gi, const struct op *op)
 static int op_repeat(struct sim *s, int32_t gi, const struct op *op)
 {
 	struct g *gp = &s->allg[gi];
-	gp->iters[op->depth] = op->val;
-	gp->pc = op->val > 0 ? gp->pc + 1 : (uint32_t)op->arg + 1;
+	gp->iters[op->depth] = op->val; /* -1: forever */
+	gp->pc = op->val != 0 ? gp->pc + 1 : (uint32_t)op->arg + 1;
 	return 1;
 }
 
 static int op_end(struct sim *s, int32_t gi, const struct op *op)
 {
 	struct g *gp = &s->allg[gi];
-	gp->pc = --gp->iters[op->depth] > 0 ? (uint32_t)op->arg + 1 : gp->pc + 1;
+	int64_t *it = &gp->iters[op->depth];
+	gp->pc = *it < 0 || --*it > 0 ? (uint32_t)op->arg + 1 : gp->pc + 1;
 	return 1;
 }
 

@@ -126,6 +126,9 @@ static struct program_totals func_totals(const struct func *f, const struct prog
 			t->goroutines = sat_add(t->goroutines, 1);
 		} else if (op->kind == OP_REPEAT && op->val == 0) {
 			i = op->arg; /* never runs */
+		} else if (op->kind == OP_REPEAT && op->val < 0) {
+			i = op->arg; /* forever, until main returns: counted 0 times */
+			t->inexact = 1;
 		} else if (op->kind == OP_SELECT) {
 			i = (int32_t)op->val - 1; /* one case runs: counted none */
 			t->inexact = 1;

@@ -203,8 +203,17 @@ static int compile_body(struct wctx *c, json_t *body, struct fbuf *fb, int depth
 static int compile_repeat(struct wctx *c, json_t *op, struct fbuf *fb, int depth)
 {
 	int64_t count;
-	if (push_key(c, "repeat") || get_count(c, json_object_get(op, "repeat"), 0, WORKLOAD_MAX_COUNT, "a repeat count", &count))
+	json_t *rv = json_object_get(op, "repeat");
+	if (push_key(c, "repeat"))
 		return -1;
+	if (json_is_string(rv) && strcmp(json_string_value(rv), "forever") == 0) {
+		if (!c->prog->exit_main)
+			return fail(c, 0, "\"repeat\": \"forever\" needs the top-level \"exit\": \"main\" "
+					  "(with \"exit\": \"all\" the program would never end)");
+		count = -1;
+	} else if (get_count(c, rv, 0, WORKLOAD_MAX_COUNT, "a repeat count", &count)) {
+		return -1;
+	}
 	pop(c);
 	if (depth >= WORKLOAD_MAX_DEPTH)
 		return fail(c, 1, "repeats nest deeper than %d", WORKLOAD_MAX_DEPTH);
@@ -721,6 +730,14 @@ static int parse_top(struct wctx *c, json_t *root)
 		}
 	}
 	struct program *p = c->prog;
+	json_t *ex = json_object_get(root, "exit");
+	if (ex && (!json_is_string(ex) || (strcmp(json_string_value(ex), "all") != 0 &&
+					   strcmp(json_string_value(ex), "main") != 0))) {
+		push_key(c, "exit");
+		return fail(c, 0, "\"exit\" is \"all\" (the run ends when every goroutine has finished) or "
+				  "\"main\" (when main returns, as in Go)");
+	}
+	c->prog->exit_main = ex && strcmp(json_string_value(ex), "main") == 0;
 	for (int i = 0; i < 2; i++) {
 		json_t *s = json_object_get(root, keys[i]);
 		if (s && !json_is_string(s)) {

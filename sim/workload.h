@@ -67,7 +67,7 @@ struct op {
 	uint8_t depth; /* OP_REPEAT/OP_END: counter slot */
 	int32_t arg;   /* OP_GO: func; OP_SEND/RECV/CLOSE/RANGE: chan; OP_REPEAT: index of its END;
 			  OP_END: index of its REPEAT */
-	int64_t val;   /* OP_ADD: n; OP_RUN/LOOP/SYSCALL/SLEEP/NET: us; OP_REPEAT: count; OP_RANGE: index of its
+	int64_t val;   /* OP_ADD: n; OP_RUN/LOOP/SYSCALL/SLEEP/NET: us; OP_REPEAT: count (-1: forever); OP_RANGE: index of its
 			  RANGE_END; OP_RANGE_END: index of its RANGE */
 };
 
@@ -97,6 +97,7 @@ struct program {
 	int32_t nmutexes;
 	char **wg_names;      /* "waitgroups": sync.WaitGroup values */
 	int32_t nwgs;
+	int exit_main;        /* "exit": "main": the program ends when main returns (Go's rule) */
 };
 
 struct param_override {

@@ -71,7 +71,10 @@ void run_program(const struct program *prog, const struct sim_config *cfg, struc
 	r->status = sim_run(s);
 	sim_summary(s, &r->sum);
 	snprintf(r->msg, sizeof r->msg, "%s", sim_message(s));
-	r->total_work = program_total_work(prog);
+	struct program_totals t;
+	r->total_work = program_totals(prog, &t) == 0 ? t.work_us : -1;
+	r->inexact = t.inexact;
+	r->exit_main = prog->exit_main;
 	sim_free(s);
 }
 

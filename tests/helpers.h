@@ -17,7 +17,9 @@ struct run_result {
 	enum sim_status status;
 	struct sim_summary sum;
 	struct evlog log;
-	int64_t total_work; /* program_total_work */
+	int64_t total_work; /* program_total_work (a lower bound when inexact) */
+	int inexact;        /* the program's totals are a lower bound (range, select, forever) */
+	int exit_main;      /* "exit": "main": other goroutines may be left running */
 	char msg[512];
 };
 
