@@ -17,8 +17,9 @@ static const char *fn_name(const struct report *r, int32_t fn)
 }
 
 /* "chan receive:pong": the runtime's wait reason, and the object's name.
- * Simplification: objects are channels today; a wait reason whose object
- * is not a channel would need its own name table in report_meta. */
+ * Limit (of the report, not the model): objects are channels today; a
+ * wait reason whose object is not a channel would need its own name table
+ * in report_meta (it shows as REASON:#index until then). */
 static void key_name(const struct report *r, int32_t k, char *buf, size_t len)
 {
 	const struct wkey *w = &r->keys[k];
