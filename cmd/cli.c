@@ -32,6 +32,10 @@ static const char usage_text[] =
 	"                            e.g. -D n=1000 -D work=250us\n"
 	"\n"
 	"Scheduler:\n"
+	"      --model=MODEL         seed: the seed's simplified model (default: instant\n"
+	"                            spinning Ms, free operations, a CPU per P);\n"
+	"                            runtime: proc.go's own machinery, in progress (so\n"
+	"                            far runqgrab's usleep(3) back-off; README)\n"
 	"  -p, --procs=N             GOMAXPROCS, 1..256 (default: the workload's)\n"
 	"      --steal=on|off        work stealing (default on)\n"
 	"      --preempt=MODE        async (Go 1.14+, default), cooperative (before\n"
@@ -105,7 +109,8 @@ static const char usage_text[] =
 
 enum { OPT_STEAL = 256, OPT_PREEMPT, OPT_SLICE, OPT_SYSMON_PERIOD, OPT_MAX_THREADS, OPT_SCHEDTRACE,
        OPT_SCHEDDETAIL, OPT_GO, OPT_CHECK, OPT_EAGER, OPT_LIST, OPT_MAX_GOROUTINES, OPT_MAX_STEPS, OPT_UNTIL, OPT_STATS, OPT_SYSMON,
-       OPT_SYSMON_SLACK, OPT_REPORT, OPT_REPORT_THRESHOLD, OPT_WHY, OPT_SEEDS, OPT_JOBS, OPT_SWEEP_JOBS, OPT_EXPLAIN };
+       OPT_SYSMON_SLACK, OPT_REPORT, OPT_REPORT_THRESHOLD, OPT_WHY, OPT_SEEDS, OPT_JOBS, OPT_SWEEP_JOBS, OPT_EXPLAIN,
+       OPT_MODEL };
 
 static const struct option long_opts[] = {
 	{ "workload", required_argument, NULL, 'w' },
@@ -137,6 +142,7 @@ static const struct option long_opts[] = {
 	{ "jobs", required_argument, NULL, OPT_JOBS },
 	{ "sweep-jobs", no_argument, NULL, OPT_SWEEP_JOBS },
 	{ "explain", no_argument, NULL, OPT_EXPLAIN },
+	{ "model", required_argument, NULL, OPT_MODEL },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -224,6 +230,13 @@ static int parse_long_only(struct opts *o, int c, const char *arg)
 			return EXIT_USAGE;
 		o->cfg.preempt = (enum sim_preempt)choice;
 		return 0;
+	case OPT_MODEL: {
+		static const char *const models[] = { "seed", "runtime" };
+		if (parse_choice("--model", arg, models, 2, &choice))
+			return EXIT_USAGE;
+		o->cfg.model = (enum sim_model)choice;
+		return 0;
+	}
 	case OPT_SYSMON: {
 		static const char *const kinds[] = { "fixed", "adaptive" };
 		if (parse_choice("--sysmon", arg, kinds, 2, &choice))

@@ -462,6 +462,11 @@ static char *config_json(const struct run *r)
 			      c->sysmon == SYSMON_FIXED ? "fixed" : "adaptive", "sysmon_period_us",
 			      (json_int_t)c->sysmon_period_us, "sysmon_slack_us", (json_int_t)c->sysmon_slack_us, "max_threads", (json_int_t)c->max_threads, "defines",
 			      defs, "go", r->o->go_version);
+	/* --model=runtime only: the seed model's config stays as it was */
+	if (j && c->model == MODEL_RUNTIME && json_object_set_new(j, "model", json_string("runtime")) != 0) {
+		json_decref(j);
+		j = NULL;
+	}
 	char *s = j ? json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
 	json_decref(j);
 	return patch_seed(s, c->seed);
@@ -482,6 +487,8 @@ static void print_summary(FILE *out, const struct run *r, const struct sim_summa
 	fprintf(out, ", %d P%s, steal %s, preempt %s, sysmon %s, seed %llu\n", c->procs,
 		c->procs == 1 ? "" : "s", c->steal ? "on" : "off", modes[c->preempt],
 		c->sysmon == SYSMON_FIXED ? "fixed" : "adaptive", (unsigned long long)c->seed);
+	if (c->model == MODEL_RUNTIME) /* the seed model's first line stays as it was */
+		fputs("  model        runtime (in progress)\n", out);
 	fprintf(out, "  outcome      %s\n", sim_outcome_name(sum->outcome));
 	fprintf(out, "  makespan     %lld.%03lld ms\n", (long long)(sum->makespan_us / 1000),
 		(long long)(sum->makespan_us % 1000));

@@ -118,7 +118,7 @@ struct sim *sim_new(const struct sim_config *cfg, const struct program *prog,
 	s->sum.fingerprint = 0xcbf29ce484222325ULL;
 	rng_init(&s->rng_steal, cfg->seed, RNG_STEAL);
 	rng_init(&s->rng_select, cfg->seed, RNG_SELECT);
-	if (evq_init(&s->evq, 2 * s->nprocs) != 0) /* per P: a CPU-done slot, its timer slot */
+	if (evq_init(&s->evq, 3 * s->nprocs) != 0) /* per P: CPU-done, timer and back-off slots */
 		goto fail;
 	s->allp = calloc((size_t)s->nprocs, sizeof *s->allp);
 	s->chans = calloc((size_t)prog->nchans + 1, sizeof *s->chans);
@@ -156,6 +156,8 @@ static void handle(struct sim *s, const struct evq_item *it)
 	}
 	else if (it->kind == EVQ_NET_READY)
 		netpoll_ready(s, it->id, it->gen);
+	else if (it->kind == EVQ_BACKOFF)
+		; /* nothing changes but the clock: sched_all then finds the G stealable */
 	else { /* EVQ_TIMER: an instant at a P's earliest timer; the scheduler runs it */
 		netpoll_timer_wake(s); /* findRunnable's pollUntil */
 		timer_wake(s, it->id);

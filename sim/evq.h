@@ -15,13 +15,15 @@
 
 #include <stdint.h>
 
-enum evq_kind { EVQ_CPU_DONE, EVQ_SYSCALL_DONE, EVQ_TIMER, EVQ_NET_READY };
+/* EVQ_BACKOFF (the runtime model): the instant a P's runnext G becomes
+ * stealable, when runqgrab's back-off ends (runq.h). */
+enum evq_kind { EVQ_CPU_DONE, EVQ_SYSCALL_DONE, EVQ_TIMER, EVQ_NET_READY, EVQ_BACKOFF };
 
 struct evq_item {
 	int64_t t;
 	uint64_t seq;
 	uint64_t gen;
-	int32_t id;   /* P for EVQ_CPU_DONE and EVQ_TIMER, G for EVQ_SYSCALL_DONE and EVQ_NET_READY */
+	int32_t id;   /* P for EVQ_CPU_DONE, EVQ_TIMER and EVQ_BACKOFF, G for EVQ_SYSCALL_DONE and EVQ_NET_READY */
 	int32_t slot; /* the keyed slot, or -1 */
 	uint8_t kind;
 };

@@ -10,6 +10,7 @@
 #define RUNQ_HALF (RUNQ_SIZE / 2)  /* runqputslow batch, globrunqget cap */
 #define GLOBRUNQ_CHECK_TICK 61     /* findRunnable: pp.schedtick%61 == 0 */
 #define STEAL_TRIES 4              /* stealWork: stealTries */
+#define RUNQGRAB_BACKOFF_US 3      /* runqgrab: usleep(3) before a running P's runnext */
 #define FORCE_PREEMPT_US 10000     /* forcePreemptNS (default; --slice) */
 #define SYSMON_PERIOD_US 20        /* sysmon: delay = 20 (default; --sysmon-period) */
 #define RETAKE_SYSCALL_US 10000    /* retake: pd.syscallwhen + 10*1000*1000 */

@@ -51,6 +51,14 @@ static void runq_put_slow(struct sim *s, int32_t pi, int32_t gi)
 	globrunq_put(s, gi, R_SPILL);
 }
 
+/* runqgrab's back-off on a running victim's runnext: usleep(3), which on
+ * Linux sleeps 3us plus the timer slack (--sysmon-slack: the same slack
+ * as sysmon's sleeps). */
+static int64_t runqgrab_backoff(const struct sim *s)
+{
+	return RUNQGRAB_BACKOFF_US + s->cfg.sysmon_slack_us;
+}
+
 /* runqput: next=1 puts gp in runnext and kicks the old runnext G to the
  * ring's tail; a full ring spills through runqputslow. */
 static void runq_put_tail(struct sim *s, int32_t pi, int32_t gi, int reason)
@@ -81,6 +89,10 @@ void runq_put(struct sim *s, int32_t pi, int32_t gi, int next, int reason)
 	}
 	sim_move_g(s, gi, PL_RUNNEXT, pi, reason);
 	pp->runnext = gi;
+	pp->runnext_when = s->now;
+	if (s->cfg.model == MODEL_RUNTIME && pp->status == P_RUNNING &&
+	    evq_schedule(&s->evq, 2 * s->nprocs + pi, s->now + runqgrab_backoff(s), EVQ_BACKOFF, pi, 0) != 0)
+		sim_oom(s, "events");
 }
 
 /* runqget: runnext first (the G inherits the time slice), else the ring's
@@ -108,6 +120,38 @@ int runq_empty(const struct sim *s, int32_t pi)
 	return pp->runqhead == pp->runqtail && pp->runnext < 0;
 }
 
+/* The runtime model (runqgrab): a thief that finds a running victim's
+ * ring empty and its runnext set sleeps usleep(3) first, so that a
+ * victim about to block runs the G itself (ping-pong pairs). Here the
+ * thief may take it once the back-off has passed since the G entered
+ * runnext; until then it is not stealable (the EVQ_BACKOFF event makes
+ * that instant one where idle Ps look again).
+ * Simplification: the back-off is counted from when the G entered
+ * runnext, as if a thief had found it at once; the runtime's thief
+ * arrives when a spinning M gets there and, after its sleep, takes
+ * whatever G is in runnext then (a newer one too). */
+int runq_runnext_stealable(const struct sim *s, int32_t p2)
+{
+	const struct p *vp = &s->allp[p2];
+	if (s->cfg.model != MODEL_RUNTIME || vp->status != P_RUNNING || s->allm[vp->m].curg < 0)
+		return 1;
+	return s->now >= vp->runnext_when + runqgrab_backoff(s);
+}
+
+int runq_any_stealable(const struct sim *s)
+{
+	if (s->nqueued == 0)
+		return 0;
+	if (s->cfg.model != MODEL_RUNTIME)
+		return 1;
+	for (int32_t pi = 0; pi < s->nprocs; pi++) {
+		const struct p *pp = &s->allp[pi];
+		if (runq_len(pp) > 0 || (pp->runnext >= 0 && runq_runnext_stealable(s, pi)))
+			return 1;
+	}
+	return 0;
+}
+
 /* runqgrab + runqsteal: take half, rounded up, of p2's ring (oldest
  * first) into pp's ring; if the ring is empty and steal_runnext is set,
  * take p2's runnext. Returns the last G taken, which the thief runs; the
@@ -115,7 +159,8 @@ int runq_empty(const struct sim *s, int32_t pi)
  * Before taking a running victim's runnext the runtime backs off 3 us so
  * the victim can run it itself (ping-pong pairs): a victim that is between
  * goroutines (its M has no G) takes it in that time, so the thief leaves
- * it. Simplification: a victim busy running a G cannot take it within
+ * it. Simplification (the seed model; --model=runtime models the back-off
+ * as time, above): a victim busy running a G cannot take it within
  * 3 us, and the back-off is below the tick, so there the thief takes it
  * at once. */
 int32_t runq_steal(struct sim *s, int32_t pi, int32_t p2, int steal_runnext)
@@ -128,6 +173,8 @@ int32_t runq_steal(struct sim *s, int32_t pi, int32_t p2, int steal_runnext)
 			return -1;
 		if (vp->status == P_RUNNING && s->allm[vp->m].curg < 0)
 			return -1; /* usleep(3): the victim runs it itself */
+		if (!runq_runnext_stealable(s, p2))
+			return -1; /* the runtime model: still in runqgrab's usleep(3) */
 		int32_t gi = vp->runnext;
 		vp->runnext = -1;
 		sim_resetspinning(s, pp->m);

@@ -132,7 +132,7 @@ void sched_execute(struct sim *s, int32_t pi, const struct found *f)
  * ready in the poller that no blocked M will return. */
 int sched_reachable_work(struct sim *s)
 {
-	return s->runq.size > 0 || (s->cfg.steal && s->nqueued > 0) || timer_any_due(s) ||
+	return s->runq.size > 0 || (s->cfg.steal && runq_any_stealable(s)) || timer_any_due(s) ||
 	       (s->netready.size > 0 && !s->netpoll_blocked);
 }
 

@@ -24,6 +24,10 @@ struct sim;
 
 enum sim_preempt { PREEMPT_ASYNC, PREEMPT_COOPERATIVE, PREEMPT_OFF };
 enum sim_sysmon { SYSMON_FIXED, SYSMON_ADAPTIVE };
+/* Which model of the runtime's own machinery: the seed's simplified one
+ * (the default for now), or the runtime model, in progress, where the
+ * rules listed in the README's "Two models" table follow proc.go. */
+enum sim_model { MODEL_SEED, MODEL_RUNTIME };
 
 struct sim_config {
 	int procs;              /* GOMAXPROCS, 1..MAX_PROCS */
@@ -39,6 +43,7 @@ struct sim_config {
 	int check;              /* run the invariant checker after every step */
 	int eager_sysmon;       /* run every sysmon pass (testing; same result) */
 	int explain;            /* --explain: records carry the rule behind each decision */
+	enum sim_model model;   /* --model: seed (default) or runtime */
 	int64_t until_us;       /* 0, or stop (SIM_UNTIL) rather than run an instant past it */
 	/* 0, or stop (SIM_LIMIT) past this many steps or goroutines: for
 	 * programs whose totals are a lower bound (range bodies run as often

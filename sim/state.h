@@ -121,6 +121,7 @@ struct p {
 	int32_t sysm;      /* the M whose syscall holds this P (status P_SYSCALL) */
 	int32_t link;      /* next on the pidle stack */
 	int32_t runnext;
+	int64_t runnext_when; /* when runnext was last set (the runtime model's back-off) */
 	uint32_t runqhead, runqtail;
 	int32_t runq[RUNQ_SIZE];
 	uint32_t schedtick, syscalltick;

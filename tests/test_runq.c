@@ -174,6 +174,55 @@ static void drain_p0(int32_t first)
 	gqueue_push(s, &s->runq, first);
 }
 
+/* --model=runtime: runqgrab's usleep(3) (on Linux 3us plus the timer
+ * slack) before a running victim's runnext, as time. */
+Test(runq, in_the_runtime_model_a_running_victims_runnext_waits_out_the_back_off)
+{
+	s->cfg.model = MODEL_RUNTIME;
+	run_on_p0();
+	int32_t a = newg();
+	runq_put(s, 0, a, 1, R_GO);
+	cr_assert_eq(runq_any_stealable(s), 0);
+	s->now = RUNQGRAB_BACKOFF_US - 1;
+	cr_assert_eq(runq_steal(s, 2, 0, 1), -1, "still in usleep(3)");
+	cr_assert_eq(s->allp[0].runnext, a);
+	struct evq_item it;
+	cr_assert_eq(evq_pop(&s->evq, &it), 1);
+	cr_assert_eq(it.kind, EVQ_BACKOFF, "an instant when the back-off ends");
+	cr_assert_eq(it.t, RUNQGRAB_BACKOFF_US);
+	s->now = RUNQGRAB_BACKOFF_US;
+	cr_assert_eq(runq_any_stealable(s), 1);
+	cr_assert_eq(runq_steal(s, 2, 0, 1), a, "taken once the back-off is over");
+	drain_p0(a);
+}
+
+Test(runq, in_the_runtime_model_the_back_off_includes_the_timer_slack)
+{
+	s->cfg.model = MODEL_RUNTIME;
+	s->cfg.sysmon_slack_us = 50;
+	run_on_p0();
+	int32_t a = newg();
+	runq_put(s, 0, a, 1, R_GO);
+	s->now = RUNQGRAB_BACKOFF_US + 49;
+	cr_assert_eq(runq_steal(s, 2, 0, 1), -1);
+	s->now = RUNQGRAB_BACKOFF_US + 50;
+	cr_assert_eq(runq_steal(s, 2, 0, 1), a);
+	drain_p0(a);
+}
+
+Test(runq, in_the_seed_model_a_running_victims_runnext_is_taken_at_once)
+{
+	s->cfg.sysmon_slack_us = 50;
+	run_on_p0();
+	int32_t a = newg();
+	runq_put(s, 0, a, 1, R_GO);
+	cr_assert_eq(runq_any_stealable(s), 1);
+	cr_assert_eq(runq_steal(s, 2, 0, 1), a);
+	cr_assert(evq_empty(&s->evq), "no back-off event in the seed model");
+	drain_p0(a);
+}
+
+
 Test(runq, global_batch_is_size_over_gomaxprocs_plus_one)
 {
 	fill_global(10);

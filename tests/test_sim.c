@@ -1,7 +1,7 @@
 /* test_sim.c: the seed's headless check, and whole-run properties:
  * every built-in workload (all of workloads/, so a new one joins by being
  * added) with 1..8 Ps, stealing on and off, each preemption mode, with the
- * invariant checker after every step. */
+ * invariant checker after every step, in both models (--model). */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <sys/resource.h>
@@ -10,9 +10,10 @@
 
 #include "helpers.h"
 
-static void check_run(const char *name, int procs, int steal, enum sim_preempt mode)
+static void check_run(const char *name, int procs, int steal, enum sim_preempt mode, enum sim_model model)
 {
 	struct sim_config cfg = test_config(procs);
+	cfg.model = model;
 	cfg.steal = steal;
 	cfg.preempt = mode;
 	struct run_result r;
@@ -52,7 +53,59 @@ Test(sim, every_builtin_workload_completes_with_cpu_used_equal_to_work_requested
 		for (int procs = 1; procs <= 8; procs++)
 			for (int steal = 0; steal <= 1; steal++)
 				for (int mode = 0; mode < 3; mode++)
-					check_run(builtin_workloads[w].name, procs, steal, (enum sim_preempt)mode);
+					check_run(builtin_workloads[w].name, procs, steal, (enum sim_preempt)mode, MODEL_SEED);
+}
+
+Test(sim, every_builtin_workload_completes_in_the_runtime_model_too)
+{
+	for (int w = 0; w < builtin_workloads_n; w++)
+		for (int procs = 1; procs <= 8; procs++)
+			for (int steal = 0; steal <= 1; steal++)
+				for (int mode = 0; mode < 3; mode++)
+					check_run(builtin_workloads[w].name, procs, steal, (enum sim_preempt)mode, MODEL_RUNTIME);
+}
+
+/* main readies a worker through an unbuffered channel and keeps running
+ * for `work`: the worker waits in main's runnext, where only a thief can
+ * take it before main blocks on its next send. */
+static const char handoff_json[] =
+	"{\"procs\": 2, \"chans\": {\"c\": 0}, \"main\": [{\"go\": \"worker\"},"
+	" {\"repeat\": 100, \"body\": [{\"send\": \"c\"}, {\"run\": 50}]}],"
+	" \"funcs\": {\"worker\": [{\"repeat\": 100, \"body\": [{\"recv\": \"c\"}, {\"run\": 50}]}]}}";
+
+static struct sim_summary run_handoff(enum sim_model model, int64_t slack_us)
+{
+	struct sim_config cfg = test_config(2);
+	cfg.model = model;
+	cfg.sysmon_slack_us = slack_us;
+	struct run_result r;
+	run_text(handoff_json, &cfg, &r);
+	cr_assert_eq(r.status, SIM_DONE, "%s", r.msg);
+	struct sim_summary sum = r.sum;
+	run_result_free(&r);
+	return sum;
+}
+
+Test(sim, a_handoff_crosses_ps_at_once_in_the_seed_model)
+{
+	struct sim_summary a = run_handoff(MODEL_SEED, 0), b = run_handoff(MODEL_SEED, 50);
+	cr_assert_eq(a.makespan_us, 5000, "100 rounds of 50us on two Ps in parallel");
+	cr_assert_eq(a.steals, 100, "every wake-up stolen from main's runnext at once");
+	cr_assert_eq(b.makespan_us, a.makespan_us, "the slack does not matter there");
+}
+
+Test(sim, in_the_runtime_model_runqgrab_back_off_delays_each_steal_by_3us)
+{
+	struct sim_summary a = run_handoff(MODEL_RUNTIME, 0);
+	cr_assert_eq(a.steals, 100, "the thief still takes it, 3us later");
+	cr_assert_eq(a.makespan_us, 5000 + 100 * RUNQGRAB_BACKOFF_US);
+}
+
+Test(sim, in_the_runtime_model_a_back_off_longer_than_the_stage_keeps_the_handoff_on_its_p)
+{
+	struct sim_summary a = run_handoff(MODEL_RUNTIME, 50); /* 53us > 50us of work */
+	cr_assert_eq(a.steals, 0, "main blocks and runs the worker from runnext first");
+	cr_assert_eq(a.makespan_us, 10000, "the pair runs serially on one P");
 }
 
 Test(sim, a_goroutine_waiting_forever_is_a_deadlock_with_the_runtimes_message)
