@@ -29,6 +29,20 @@ for w in $workloads; do
 	done
 done
 
+# A channel and a mutex share object index 0: each wait is named by its own kind.
+cat >"$T/mix.json" <<'EOF2'
+{"name":"mix","procs":2,"chans":{"c":1},"mutexes":["mu"],"main":[{"repeat":3,"body":[{"go":"w"}]},{"recv":"c"},{"recv":"c"},{"recv":"c"}],
+ "funcs":{"w":[{"lock":"mu"},{"run":"1ms"},{"unlock":"mu"},{"send":"c"}]}}
+EOF2
+if "$GOSIM" -w "$T/mix.json" --trace "$T/t.json" --report=json >"$T/r.json" 2>"$T/err" &&
+	/usr/bin/python3 "$HERE/report_check.py" "$T/t.json" "$T/r.json" >"$T/err" 2>&1 &&
+	grep -q '"sync.Mutex.Lock:#0"' "$T/r.json" && grep -q '"chan receive:c"' "$T/r.json" &&
+	! grep -q 'Lock:c"' "$T/r.json"; then
+	ok "a mutex wait is not named after the channel with its index"
+else
+	bad "a mutex wait is not named after the channel with its index"
+fi
+
 # The text report follows the summary; JSON and CSV replace it.
 "$GOSIM" -w fanout --report >"$T/out" 2>"$T/err"
 grep -q "^  makespan" "$T/out" && grep -q "^scheduler latency" "$T/out" && ok "text report follows the summary" ||

@@ -17,14 +17,15 @@ static const char *fn_name(const struct report *r, int32_t fn)
 }
 
 /* "chan receive:pong": the runtime's wait reason, and the object's name.
- * Limit (of the report, not the model): objects are channels today; a
- * wait reason whose object is not a channel would need its own name table
- * in report_meta (it shows as REASON:#index until then). */
+ * Limit (of the report, not the model): only channels have names in
+ * trace_meta; another wait's object (a mutex, a wait group) shows as
+ * REASON:#index, its index among the objects of its kind. */
 static void key_name(const struct report *r, int32_t k, char *buf, size_t len)
 {
 	const struct wkey *w = &r->keys[k];
 	const char *reason = sim_waitreason_name(w->wait);
-	if (w->obj >= 0 && w->obj < r->meta.nchans)
+	int chan = w->wait == WR_CHAN_RECV || w->wait == WR_CHAN_SEND; /* obj indexes the channels */
+	if (chan && w->obj >= 0 && w->obj < r->meta.nchans)
 		snprintf(buf, len, "%s:%s", reason, r->meta.chan_names[w->obj]);
 	else if (w->obj >= 0)
 		snprintf(buf, len, "%s:#%d", reason, (int)w->obj);
