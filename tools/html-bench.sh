@@ -21,8 +21,8 @@ t = time.monotonic()
 subprocess.run(sys.argv[1:], check=True)
 print("html-bench: page written in %.2f s" % (time.monotonic() - t))' "$gosim" -w fanout -D n="$n" -q --trace "$dir/big.html"
 echo "html-bench: n=$n: $(wc -c < "$dir/big.html") bytes"
-chromium --headless --no-sandbox --disable-gpu --disable-background-networking --disable-component-update \
-	--disable-sync --no-first-run --user-data-dir="$dir/profile" --dump-dom \
+chromium --headless --no-sandbox --disable-gpu --disable-dev-shm-usage --disable-background-networking \
+	--disable-component-update --disable-sync --no-first-run --user-data-dir="$dir/profile" --dump-dom \
 	"file://$dir/big.html#t=20000000&bench=20" 2>/dev/null |
 	grep -o 'data-timings="[^"]*"' | sed -e 's/&quot;/"/g' -e 's/^data-timings="//' -e 's/"$//' |
 	python3 -c 'import json, sys
