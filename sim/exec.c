@@ -121,16 +121,27 @@ void exec_cpu_done(struct sim *s, int32_t pi, uint64_t gen)
 	exec_run(s, gi);
 }
 
+/* A duration operand: fixed, or the G's next draw from its own stream. */
+static int64_t dur(struct sim *s, int32_t gi, int64_t v)
+{
+	if (v >= 0)
+		return v;
+	struct g *gp = &s->allg[gi];
+	return workload_draw(s->prog, v, s->cfg.seed, goid(gi), gp->draws++);
+}
+
 /* Start the current run/loop op, or resume it after a preemption. Returns
  * 1 if the G is now on CPU or was preempted, 0 if the op was empty. */
 static int cpu_op(struct sim *s, int32_t gi, const struct op *op)
 {
 	struct g *gp = &s->allg[gi];
 	if (gp->u.left == 0) {
-		if (op->val == 0)
+		int64_t d = dur(s, gi, op->val);
+		if (d == 0)
 			return 0;
-		gp->u.left = op->val;
-		s->sum.work_us += op->val;
+		gp = &s->allg[gi];
+		gp->u.left = d;
+		s->sum.work_us += d;
 	}
 	if (gp->preempt && exec_stoppable(s, gi)) {
 		exec_preempt(s, gp->p);
@@ -173,11 +184,12 @@ static int op_go(struct sim *s, int32_t gi, const struct op *op)
 
 static int op_syscall(struct sim *s, int32_t gi, const struct op *op)
 {
-	if (op->val == 0) {
+	int64_t d = dur(s, gi, op->val);
+	if (d == 0) {
 		s->allg[gi].pc++;
 		return 1;
 	}
-	syscall_enter(s, gi, op->val);
+	syscall_enter(s, gi, d);
 	return 0;
 }
 
@@ -218,13 +230,14 @@ static int op_sleep(struct sim *s, int32_t gi, const struct op *op)
 	struct g *gp = &s->allg[gi];
 	if (resumed(gp))
 		return 1;
-	if (op->val == 0) {
+	int64_t d = dur(s, gi, op->val);
+	if (d == 0) {
 		gp->pc++;
 		return 1;
 	}
 	int32_t pi = gp->p;
 	park_gopark(s, gi, WR_SLEEP, R_SLEEP, -1);
-	timer_add(s, pi, gi, s->now + op->val, PARAM_OK);
+	timer_add(s, pi, gi, s->now + d, PARAM_OK);
 	return 0;
 }
 
@@ -236,11 +249,12 @@ static int op_net(struct sim *s, int32_t gi, const struct op *op)
 	struct g *gp = &s->allg[gi];
 	if (resumed(gp))
 		return 1;
-	if (op->val == 0) {
+	int64_t d = dur(s, gi, op->val);
+	if (d == 0) {
 		gp->pc++;
 		return 1;
 	}
-	netpoll_wait(s, gi, s->now + op->val);
+	netpoll_wait(s, gi, s->now + d);
 	return 0;
 }
 
@@ -302,7 +316,7 @@ static int select_try(struct sim *s, int32_t gi, const struct op *c)
 			return 0;
 		return chan_op(s, gi, c->arg, c->depth == CASE_SEND) == CHAN_DIED ? -1 : 1;
 	case CASE_AFTER:
-		return c->val == 0; /* time.After(0) has fired */
+		return c->val == 0; /* time.After(0) has fired (a random 0 fires through its timer) */
 	default:
 		return 0;
 	}
@@ -326,7 +340,7 @@ static void select_block(struct sim *s, int32_t gi, const struct op *cases, int3
 			e.obj = c->arg;
 			e.wait = send ? WR_CHAN_SEND : WR_CHAN_RECV;
 		} else if (c->depth == CASE_AFTER) {
-			timer_add(s, pi, gi, s->now + c->val, k * 2);
+			timer_add(s, pi, gi, s->now + dur(s, gi, c->val), k * 2);
 		} else {
 			continue;
 		}

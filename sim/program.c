@@ -9,6 +9,8 @@
 
 #include "workload.h"
 
+#include "policy.h"
+
 void program_free(struct program *p)
 {
 	if (!p)
@@ -27,6 +29,7 @@ void program_free(struct program *p)
 	for (int32_t i = 0; i < p->nwgs; i++)
 		free(p->wg_names[i]);
 	free(p->wg_names);
+	free(p->dists);
 	free(p->chan_cap);
 	free(p->name);
 	free(p->description);
@@ -103,8 +106,8 @@ static void add_into(struct program_totals *t, const struct program_totals *b, i
 /* The totals of one function, given those of every function it starts
  * (memo). acc[d] accumulates the body of the repeat open at depth d - 1
  * (acc[0]: the function's top level), so repeats need no recursion. */
-static struct program_totals func_totals(const struct func *f, const struct program_totals *memo,
-					 struct program_totals *acc)
+static struct program_totals func_totals(const struct program *p, const struct func *f,
+					 const struct program_totals *memo, struct program_totals *acc)
 {
 	int32_t d = 0;
 	acc[0] = (struct program_totals){ 0, 0, 0, 0, 0 };
@@ -117,7 +120,15 @@ static struct program_totals func_totals(const struct func *f, const struct prog
 		}
 		struct program_totals *t = &acc[d];
 		t->steps = sat_add(t->steps, 1);
-		if (op->kind == OP_RUN || op->kind == OP_LOOP) {
+		if ((op->kind == OP_RUN || op->kind == OP_LOOP || op->kind == OP_SYSCALL) && op->val < 0) {
+			t->inexact = 1; /* a random duration: at least its lower end */
+			const struct dist *dd = &p->dists[-op->val - 1];
+			int64_t lo = dd->kind == DIST_UNIFORM ? dd->a : 0;
+			if (op->kind == OP_SYSCALL)
+				t->syscall_us = sat_add(t->syscall_us, lo);
+			else
+				t->work_us = sat_add(t->work_us, lo);
+		} else if (op->kind == OP_RUN || op->kind == OP_LOOP) {
 			t->work_us = sat_add(t->work_us, op->val);
 		} else if (op->kind == OP_SYSCALL) {
 			t->syscall_us = sat_add(t->syscall_us, op->val);
@@ -154,7 +165,7 @@ int program_totals(const struct program *p, struct program_totals *out)
 		rc = 0;
 	} else if (rc == 0) {
 		for (int32_t k = 0; k < n; k++)
-			memo[order[k]] = func_totals(&p->funcs[order[k]], memo, acc);
+			memo[order[k]] = func_totals(p, &p->funcs[order[k]], memo, acc);
 		*out = memo[p->main_fn];
 		out->goroutines = sat_add(out->goroutines, 1); /* main */
 	}
@@ -167,4 +178,46 @@ int64_t program_total_work(const struct program *p)
 {
 	struct program_totals t;
 	return program_totals(p, &t) == 0 ? t.work_us : -1;
+}
+
+/* -ln(u / 2^64) in 32.32 fixed point (u > 0), integers only: log2 by
+ * repeated squaring, times ln 2. */
+static uint64_t neg_ln(uint64_t u)
+{
+	int lz = __builtin_clzll(u);
+	uint64_t y = (u << lz) >> 32, frac = 0; /* the mantissa in [2^31, 2^32) */
+	for (int i = 0; i < 32; i++) {
+		y = (y * y) >> 31;
+		frac <<= 1;
+		if (y >= (1ULL << 32)) {
+			y >>= 1;
+			frac |= 1;
+		}
+	}
+	uint64_t nlog2 = ((uint64_t)(1 + lz) << 32) - frac; /* -log2(u / 2^64) */
+	return (uint64_t)(((unsigned __int128)nlog2 * 2977044472ULL) >> 32); /* ln 2 = 2977044472 / 2^32 */
+}
+
+static uint64_t mix64(uint64_t z)
+{
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+int64_t workload_draw(const struct program *p, int64_t v, uint64_t seed, int32_t goid, uint32_t k)
+{
+	if (v >= 0)
+		return v;
+	const struct dist *d = &p->dists[-v - 1];
+	uint64_t r = mix64(mix64(seed ^ 0x6a09e667f3bcc909ULL) ^ ((uint64_t)(uint32_t)goid << 32 | k));
+	int64_t us;
+	if (d->kind == DIST_UNIFORM) {
+		us = d->a + (int64_t)(((unsigned __int128)r * (uint64_t)(d->b - d->a + 1)) >> 64);
+	} else {
+		unsigned __int128 x = ((unsigned __int128)(uint64_t)d->a * neg_ln(r | 1)) >> 32;
+		us = x > (unsigned __int128)WORKLOAD_MAX_US ? WORKLOAD_MAX_US : (int64_t)x;
+	}
+	us = (us + TICK_US - 1) / TICK_US * TICK_US; /* the model's tick */
+	return us > WORKLOAD_MAX_US ? WORKLOAD_MAX_US : us;
 }

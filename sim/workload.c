@@ -167,6 +167,45 @@ static int get_duration(struct wctx *c, json_t *raw, int64_t *us)
 		    WORKLOAD_MAX_US / 1000000, via);
 }
 
+/* A duration or a random one: {"exp": MEAN} (exponential with that mean)
+ * or {"uniform": [LO, HI]}; a random one is stored as -(index + 1) into
+ * the program's dists. */
+static int get_any_duration(struct wctx *c, json_t *v, int64_t *out)
+{
+	if (!json_is_object(v))
+		return get_duration(c, v, out);
+	json_t *e = json_object_get(v, "exp"), *u = json_object_get(v, "uniform");
+	if (json_object_size(v) != 1 || (!e && !u))
+		return fail(c, 0, "a random duration is {\"exp\": MEAN} or {\"uniform\": [LO, HI]}");
+	struct dist d = { .kind = e ? DIST_EXP : DIST_UNIFORM };
+	if (e) {
+		if (push_key(c, "exp") || get_duration(c, e, &d.a))
+			return -1;
+		pop(c);
+	} else {
+		if (push_key(c, "uniform"))
+			return -1;
+		if (!json_is_array(u) || json_array_size(u) != 2)
+			return fail(c, 0, "\"uniform\" takes [LO, HI], two durations");
+		for (int i = 0; i < 2; i++) {
+			if (push_index(c, i) || get_duration(c, json_array_get(u, (size_t)i), i ? &d.b : &d.a))
+				return -1;
+			pop(c);
+		}
+		if (d.a > d.b)
+			return fail(c, 0, "\"uniform\": [LO, HI] needs LO <= HI");
+		pop(c);
+	}
+	struct program *p = c->prog;
+	struct dist *a = realloc(p->dists, (size_t)(p->ndists + 1) * sizeof *a);
+	if (!a)
+		return nomem(c);
+	p->dists = a;
+	p->dists[p->ndists++] = d;
+	*out = -(int64_t)p->ndists;
+	return 0;
+}
+
 static int get_count(struct wctx *c, json_t *raw, int64_t lo, int64_t hi, const char *what, int64_t *out)
 {
 	json_t *v;
@@ -303,7 +342,7 @@ static int compile_operand(struct wctx *c, int k, json_t *v, struct fbuf *fb)
 		return json_is_true(v) ? emit(c, fb, (struct op){ .kind = (uint8_t)k })
 				       : fail(c, 0, "\"%s\" takes true", op_table[k].name);
 	case OPND_DUR:
-		return get_duration(c, v, &us) ? -1 : emit(c, fb, (struct op){ .kind = (uint8_t)k, .val = us });
+		return get_any_duration(c, v, &us) ? -1 : emit(c, fb, (struct op){ .kind = (uint8_t)k, .val = us });
 	case OPND_FUNC:
 		return compile_func_ref(c, v, fb);
 	case OPND_CHAN:
@@ -400,7 +439,7 @@ static int compile_case(struct wctx *c, json_t *cs, struct fbuf *fb, int depth, 
 	if (kind == CASE_RECV || kind == CASE_SEND) {
 		if ((cop.arg = named_index(c, keys[kind], v, &c->cnames, "channel", "chans")) < 0)
 			return -1;
-	} else if (kind == CASE_AFTER && get_duration(c, v, &cop.val) != 0) {
+	} else if (kind == CASE_AFTER && get_any_duration(c, v, &cop.val) != 0) {
 		return -1;
 	}
 	pop(c);

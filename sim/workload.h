@@ -73,8 +73,22 @@ struct op {
 
 static inline int32_t case_body(const struct op *c) { return c->depth == CASE_AFTER ? c->arg : (int32_t)c->val; }
 
+struct program;
+
+/* Duration operand v of an op: v >= 0 is fixed; v < 0 draws from
+ * dists[-v - 1]. A draw (workload_draw) is the k-th of goroutine goid's
+ * own stream, so a draw in one goroutine moves no other's. */
+int64_t workload_draw(const struct program *p, int64_t v, uint64_t seed, int32_t goid, uint32_t k);
+
 /* The JSON key of op kind k, NULL for internal ops or out of range. */
 const char *workload_op_name(int k);
+
+/* A random duration: {"exp": MEAN} or {"uniform": [LO, HI]} (us). */
+enum dist_kind { DIST_EXP, DIST_UNIFORM };
+struct dist {
+	uint8_t kind;
+	int64_t a, b; /* exp: the mean; uniform: lo, hi */
+};
 
 struct func {
 	char *name;
@@ -98,6 +112,8 @@ struct program {
 	char **wg_names;      /* "waitgroups": sync.WaitGroup values */
 	int32_t nwgs;
 	int exit_main;        /* "exit": "main": the program ends when main returns (Go's rule) */
+	struct dist *dists;   /* random durations; an op's val -(i + 1) draws from dists[i] */
+	int32_t ndists;
 };
 
 struct param_override {
