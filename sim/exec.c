@@ -407,6 +407,20 @@ static int op_add(struct sim *s, int32_t gi, const struct op *op) { return sema_
 static int op_done(struct sim *s, int32_t gi, const struct op *op) { return sema_add(s, gi, op->arg, -1); }
 static int op_wait(struct sim *s, int32_t gi, const struct op *op) { return sema_wait(s, gi, op->arg); }
 
+/* runtime/trace regions (trace.WithRegion): a begin (n 1) and end (n 0)
+ * record around the body, obj the region's name index. */
+static int region_record(struct sim *s, int32_t gi, const struct op *op, int begin)
+{
+	struct g *gp = &s->allg[gi];
+	struct sim_event e = { .ev = EV_REGION, .g = goid(gi), .p = gp->p, .m = gp->m, .obj = op->arg, .n = begin };
+	sim_emit(s, &e);
+	s->allg[gi].pc++;
+	return 1;
+}
+
+static int op_region(struct sim *s, int32_t gi, const struct op *op) { return region_record(s, gi, op, 1); }
+static int op_region_end(struct sim *s, int32_t gi, const struct op *op) { return region_record(s, gi, op, 0); }
+
 static int op_gosched(struct sim *s, int32_t gi, const struct op *op)
 {
 	(void)op;

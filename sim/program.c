@@ -30,6 +30,9 @@ void program_free(struct program *p)
 		free(p->wg_names[i]);
 	free(p->wg_names);
 	free(p->dists);
+	for (int32_t i = 0; i < p->nregions; i++)
+		free(p->region_names[i]);
+	free(p->region_names);
 	free(p->chan_cap);
 	free(p->name);
 	free(p->description);

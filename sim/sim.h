@@ -79,7 +79,7 @@ void sim_config_default(struct sim_config *cfg);
 /* Event kinds. */
 #define SIM_EVENTS(X) \
 	X(G, "g") X(STEAL, "steal") X(SPILL, "spill") X(HANDOFF, "handoff") X(PREEMPT, "preempt") \
-	X(M, "m") X(P, "p") X(SUDOG, "sudog")
+	X(M, "m") X(P, "p") X(SUDOG, "sudog") X(REGION, "region")
 
 /* Why a goroutine waits (runtime2.go's waitReason strings, as scheddetail
  * prints them). */

@@ -362,7 +362,41 @@ static int compile_operand(struct wctx *c, int k, json_t *v, struct fbuf *fb)
 
 static int takes_body(int k)
 {
-	return op_table[k].opnd == OPND_COUNT_BODY || op_table[k].opnd == OPND_CHAN_BODY;
+	return op_table[k].opnd == OPND_COUNT_BODY || op_table[k].opnd == OPND_CHAN_BODY ||
+	       op_table[k].opnd == OPND_NAME_BODY;
+}
+
+/* {"region": NAME, "body": [...]}: REGION (arg: the name's index), the
+ * body, REGION_END (the same arg): trace.WithRegion around the body. */
+static int compile_region(struct wctx *c, json_t *op, struct fbuf *fb, int depth)
+{
+	json_t *v = json_object_get(op, "region");
+	if (push_key(c, "region"))
+		return -1;
+	if (!json_is_string(v) || !json_string_value(v)[0])
+		return fail(c, 0, "\"region\" takes a name: a non-empty string");
+	pop(c);
+	struct program *p = c->prog;
+	int32_t ri = 0;
+	while (ri < p->nregions && strcmp(p->region_names[ri], json_string_value(v)) != 0)
+		ri++;
+	if (ri == p->nregions) {
+		char **a = realloc(p->region_names, (size_t)(p->nregions + 1) * sizeof *a);
+		if (!a)
+			return nomem(c);
+		p->region_names = a;
+		if (!(a[p->nregions] = strdup(json_string_value(v))))
+			return nomem(c);
+		p->nregions++;
+	}
+	if (emit(c, fb, (struct op){ .kind = OP_REGION, .arg = ri }))
+		return -1;
+	json_t *body = json_object_get(op, "body");
+	if (body && (push_key(c, "body") || compile_body(c, body, fb, depth)))
+		return -1;
+	if (body)
+		pop(c);
+	return emit(c, fb, (struct op){ .kind = OP_REGION_END, .arg = ri });
 }
 
 /* "\"repeat\" or \"range\"": the ops a body belongs to, from the table. */
@@ -550,6 +584,8 @@ static int compile_op(struct wctx *c, json_t *op, struct fbuf *fb, int depth)
 		return compile_repeat(c, op, fb, depth);
 	if (op_table[kind].opnd == OPND_CHAN_BODY)
 		return compile_range(c, op, fb, depth);
+	if (op_table[kind].opnd == OPND_NAME_BODY)
+		return compile_region(c, op, fb, depth);
 	if (op_table[kind].opnd == OPND_CASES) {
 		if (json_object_get(op, "body")) {
 			push_key(c, "body");

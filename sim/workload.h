@@ -47,10 +47,12 @@
 	X(ADD, add, "add", OPND_WG_N) \
 	X(DONE, done, "done", OPND_WG) \
 	X(WAIT, wait, "wait", OPND_WG) \
+	X(REGION, region, "region", OPND_NAME_BODY) \
+	X(REGION_END, region_end, NULL, OPND_NONE) \
 	X(END, end, NULL, OPND_NONE)
 
 /* What an op's key takes. */
-enum opnd { OPND_NONE, OPND_DUR, OPND_FUNC, OPND_CHAN, OPND_TRUE, OPND_COUNT_BODY, OPND_CHAN_BODY, OPND_CASES, OPND_MUTEX, OPND_WG, OPND_WG_N };
+enum opnd { OPND_NONE, OPND_DUR, OPND_FUNC, OPND_CHAN, OPND_TRUE, OPND_COUNT_BODY, OPND_CHAN_BODY, OPND_CASES, OPND_MUTEX, OPND_WG, OPND_WG_N, OPND_NAME_BODY };
 
 /* A select compiles to SELECT (arg: its number of cases, val: the index
  * past the select), one CASE per case (depth: enum case_kind; arg: the
@@ -113,6 +115,8 @@ struct program {
 	int32_t nwgs;
 	int exit_main;        /* "exit": "main": the program ends when main returns (Go's rule) */
 	struct dist *dists;   /* random durations; an op's val -(i + 1) draws from dists[i] */
+	char **region_names;  /* "region" names, in the order they first appear */
+	int32_t nregions;
 	int32_t ndists;
 };
 

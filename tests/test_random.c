@@ -64,3 +64,27 @@ Test(random, the_same_seed_draws_the_same_and_another_seed_does_not)
 	cr_assert_lt(same, 10);
 	program_free(p);
 }
+
+/* Regions (runtime/trace.WithRegion) are here for want of a better home:
+ * a begin and an end record around the body. */
+Test(region, begin_and_end_records_bracket_the_body)
+{
+	struct sim_config cfg = test_config(1);
+	cfg.check = 1;
+	struct run_result r;
+	run_text("{\"main\": [{\"region\": \"req\", \"body\": [{\"net\": \"1ms\"}, {\"region\": \"cpu\", \"body\": [{\"run\": 100}]}]},"
+		 " {\"region\": \"req\"}]}", &cfg, &r);
+	cr_assert_eq(r.status, SIM_DONE, "%s", r.msg);
+	long ev[6];
+	int n = 0;
+	for (size_t i = 0; i < r.log.n && n < 6; i++)
+		if (r.log.ev[i].ev == EV_REGION)
+			ev[n++] = (long)i;
+	cr_assert_eq(n, 6);
+	const struct sim_event *e = r.log.ev;
+	cr_assert(e[ev[0]].obj == 0 && e[ev[0]].n == 1 && e[ev[1]].obj == 1 && e[ev[1]].n == 1);
+	cr_assert(e[ev[2]].obj == 1 && e[ev[2]].n == 0 && e[ev[3]].obj == 0 && e[ev[3]].n == 0);
+	cr_assert_eq(e[ev[3]].t - e[ev[0]].t, 1100, "the request's latency: its wait and its CPU");
+	cr_assert_eq(e[ev[4]].obj, 0, "a name used again keeps its index");
+	run_result_free(&r);
+}

@@ -57,7 +57,7 @@ static int event_csv(char *buf, const struct sim_event *e)
 	p = col_i(p, g, e->from_p);
 	p = col_s(p, g, sim_reason_name(e->reason));
 	p = col_i(p, steal, e->victim);
-	p = col_i(p, steal || e->ev == EV_SPILL || e->ev == EV_SUDOG, e->n);
+	p = col_i(p, steal || e->ev == EV_SPILL || e->ev == EV_SUDOG || e->ev == EV_REGION, e->n);
 	p = col_i(p, steal, e->runnext);
 	p = col_i(p, e->ev == EV_HANDOFF, e->from_m);
 	p = col_i(p, e->ev == EV_PREEMPT, e->ran_us);

@@ -65,6 +65,10 @@ int trace_event_json(char *buf, size_t len, const struct sim_event *e)
 	case EV_PREEMPT:
 		p = put_kv_i(p, ",\"ran_us\":", e->ran_us);
 		break;
+	case EV_REGION:
+		p = put_kv_i(p, ",\"obj\":", e->obj);
+		p = put_kv_i(p, ",\"n\":", e->n);
+		break;
 	case EV_SUDOG:
 		p = put_kv_i(p, ",\"n\":", e->n);
 		p = put_kv_s(p, ",\"wait\":\"", sim_waitreason_name(e->wait));
