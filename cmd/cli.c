@@ -35,7 +35,10 @@ static const char usage_text[] =
 	"      --model=MODEL         seed: the seed's simplified model (default: instant\n"
 	"                            spinning Ms, free operations, a CPU per P);\n"
 	"                            runtime: proc.go's own machinery, in progress (so\n"
-	"                            far runqgrab's usleep(3) back-off; README)\n"
+	"                            far runqgrab's usleep(3) back-off and spinning\n"
+	"                            Ms as proc.go counts them; README)\n"
+	"      --thread-wake=DUR     runtime model: how long a woken spinning M takes to\n"
+	"                            run findRunnable (default 0: not yet measured)\n"
 	"  -p, --procs=N             GOMAXPROCS, 1..256 (default: the workload's)\n"
 	"      --steal=on|off        work stealing (default on)\n"
 	"      --preempt=MODE        async (Go 1.14+, default), cooperative (before\n"
@@ -110,7 +113,7 @@ static const char usage_text[] =
 enum { OPT_STEAL = 256, OPT_PREEMPT, OPT_SLICE, OPT_SYSMON_PERIOD, OPT_MAX_THREADS, OPT_SCHEDTRACE,
        OPT_SCHEDDETAIL, OPT_GO, OPT_CHECK, OPT_EAGER, OPT_LIST, OPT_MAX_GOROUTINES, OPT_MAX_STEPS, OPT_UNTIL, OPT_STATS, OPT_SYSMON,
        OPT_SYSMON_SLACK, OPT_REPORT, OPT_REPORT_THRESHOLD, OPT_WHY, OPT_SEEDS, OPT_JOBS, OPT_SWEEP_JOBS, OPT_EXPLAIN,
-       OPT_MODEL };
+       OPT_MODEL, OPT_THREAD_WAKE };
 
 static const struct option long_opts[] = {
 	{ "workload", required_argument, NULL, 'w' },
@@ -143,6 +146,7 @@ static const struct option long_opts[] = {
 	{ "sweep-jobs", no_argument, NULL, OPT_SWEEP_JOBS },
 	{ "explain", no_argument, NULL, OPT_EXPLAIN },
 	{ "model", required_argument, NULL, OPT_MODEL },
+	{ "thread-wake", required_argument, NULL, OPT_THREAD_WAKE },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -237,6 +241,8 @@ static int parse_long_only(struct opts *o, int c, const char *arg)
 		o->cfg.model = (enum sim_model)choice;
 		return 0;
 	}
+	case OPT_THREAD_WAKE:
+		return parse_dur(arg, &o->cfg.thread_wake_us) ? bad("--thread-wake", arg, "expected a duration such as 50us") : 0;
 	case OPT_SYSMON: {
 		static const char *const kinds[] = { "fixed", "adaptive" };
 		if (parse_choice("--sysmon", arg, kinds, 2, &choice))

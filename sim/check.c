@@ -225,9 +225,16 @@ static int check_all(struct sim *s)
 		sim_broken(s, "ntimers is %lld but the heaps hold %lld", (long long)s->ntimers, (long long)ntimers);
 		return -1;
 	}
-	for (int32_t mi = 0; mi < s->nm; mi++)
+	int nspin = 0;
+	for (int32_t mi = 0; mi < s->nm; mi++) {
 		if (check_m(s, mi) != 0)
 			return -1;
+		nspin += s->allm[mi].state == MS_SPINNING;
+	}
+	if (nspin != s->nmspinning) {
+		sim_broken(s, "nmspinning is %d but %d Ms spin", s->nmspinning, nspin);
+		return -1;
+	}
 	if (check_gqueue(s, &s->runq, PL_GLOBAL, "the global queue") != 0)
 		return -1;
 	if (park_each_queue(s, check_waitq) != 0 || check_waiting(s) != 0 || check_netpoll(s) != 0 || check_mutexes(s) != 0)

@@ -55,12 +55,16 @@ static int check_config(const struct sim_config *c, const struct program *prog, 
 		bad = "sysmon period must be at least 1us";
 	else if (c->slice_us < 1)
 		bad = "slice must be at least 1us";
+	else if (c->thread_wake_us < 0 || (c->thread_wake_us > 0 && c->model != MODEL_RUNTIME))
+		bad = "a thread wake-up time (--thread-wake) needs the runtime model (--model=runtime)";
 	else if (c->max_threads < 2)
 		bad = "max threads must be at least 2 (the main thread and sysmon)";
 	else if (!prog || prog->main_fn < 0)
 		bad = "the program has no main";
-	if (bad)
+	if (bad) {
 		snprintf(err->msg, sizeof err->msg, "%s", bad);
+		err->nomem = 0; /* bad input, not a resource error */
+	}
 	return bad ? -1 : 0;
 }
 
@@ -118,7 +122,7 @@ struct sim *sim_new(const struct sim_config *cfg, const struct program *prog,
 	s->sum.fingerprint = 0xcbf29ce484222325ULL;
 	rng_init(&s->rng_steal, cfg->seed, RNG_STEAL);
 	rng_init(&s->rng_select, cfg->seed, RNG_SELECT);
-	if (evq_init(&s->evq, 3 * s->nprocs) != 0) /* per P: CPU-done, timer and back-off slots */
+	if (evq_init(&s->evq, 3 * s->nprocs) != 0) /* per P: CPU-done, timer and its M's wake-up slots */
 		goto fail;
 	s->allp = calloc((size_t)s->nprocs, sizeof *s->allp);
 	s->chans = calloc((size_t)prog->nchans + 1, sizeof *s->chans);
@@ -156,8 +160,8 @@ static void handle(struct sim *s, const struct evq_item *it)
 	}
 	else if (it->kind == EVQ_NET_READY)
 		netpoll_ready(s, it->id, it->gen);
-	else if (it->kind == EVQ_BACKOFF)
-		; /* nothing changes but the clock: sched_all then finds the G stealable */
+	else if (it->kind == EVQ_MWAKE)
+		; /* nothing changes but the clock: sched_all runs the M's findRunnable */
 	else { /* EVQ_TIMER: an instant at a P's earliest timer; the scheduler runs it */
 		netpoll_timer_wake(s); /* findRunnable's pollUntil */
 		timer_wake(s, it->id);

@@ -24,6 +24,7 @@ static void set_mstate(struct sim *s, int32_t mi, int st)
 		return;
 	int from = mp->state;
 	mp->state = (uint8_t)st;
+	s->nmspinning += (st == MS_SPINNING) - (from == MS_SPINNING);
 	sim_emit_m(s, mi, from, st);
 }
 
@@ -124,6 +125,13 @@ int32_t proc_startm(struct sim *s, int32_t pi, int spinning)
 	return mi;
 }
 
+/* becomeSpinning: an M out of local work starts spinning to steal
+ * (findRunnable; the runtime model). */
+void proc_become_spinning(struct sim *s, int32_t mi)
+{
+	set_mstate(s, mi, MS_SPINNING);
+}
+
 /* releasep + pidleput + stopm: the M found nothing to run (findRunnable's
  * drop-P path, F16 then F19). */
 void proc_releasep_stopm(struct sim *s, int32_t pi)
@@ -160,7 +168,7 @@ void sched_handoffp(struct sim *s, int32_t pi, int32_t from_m)
 		handoff_startm(s, pi, from_m, 0);
 		return;
 	}
-	if (s->npidle == 0) { /* nmspinning + npidle == 0: nmspinning is 0 here */
+	if (sim_nmspinning(s) + s->npidle == 0) {
 		sim_rule(s, EV_HANDOFF, RULE_HANDOFF_SPIN, 4);
 		handoff_startm(s, pi, from_m, 1);
 		return;

@@ -17,6 +17,7 @@ int32_t proc_newm(struct sim *s);
 int32_t proc_startm(struct sim *s, int32_t pi, int spinning);
 void proc_acquirep(struct sim *s, int32_t mi, int32_t pi, int mstate);
 void proc_releasep_stopm(struct sim *s, int32_t pi);
+void proc_become_spinning(struct sim *s, int32_t mi);
 void sched_handoffp(struct sim *s, int32_t pi, int32_t from_m);
 
 #endif

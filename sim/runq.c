@@ -90,9 +90,6 @@ void runq_put(struct sim *s, int32_t pi, int32_t gi, int next, int reason)
 	sim_move_g(s, gi, PL_RUNNEXT, pi, reason);
 	pp->runnext = gi;
 	pp->runnext_when = s->now;
-	if (s->cfg.model == MODEL_RUNTIME && pp->status == P_RUNNING &&
-	    evq_schedule(&s->evq, 2 * s->nprocs + pi, s->now + runqgrab_backoff(s), EVQ_BACKOFF, pi, 0) != 0)
-		sim_oom(s, "events");
 }
 
 /* runqget: runnext first (the G inherits the time slice), else the ring's
@@ -124,8 +121,9 @@ int runq_empty(const struct sim *s, int32_t pi)
  * ring empty and its runnext set sleeps usleep(3) first, so that a
  * victim about to block runs the G itself (ping-pong pairs). Here the
  * thief may take it once the back-off has passed since the G entered
- * runnext; until then it is not stealable (the EVQ_BACKOFF event makes
- * that instant one where idle Ps look again).
+ * runnext; until then it is not stealable, and a spinning thief that
+ * found nothing else sleeps until the earliest back-off ends
+ * (runq_backoff_until; sched.c).
  * Simplification: the back-off is counted from when the G entered
  * runnext, as if a thief had found it at once; the runtime's thief
  * arrives when a spinning M gets there and, after its sleep, takes
@@ -138,18 +136,18 @@ int runq_runnext_stealable(const struct sim *s, int32_t p2)
 	return s->now >= vp->runnext_when + runqgrab_backoff(s);
 }
 
-int runq_any_stealable(const struct sim *s)
+int64_t runq_backoff_until(const struct sim *s)
 {
-	if (s->nqueued == 0)
-		return 0;
-	if (s->cfg.model != MODEL_RUNTIME)
-		return 1;
-	for (int32_t pi = 0; pi < s->nprocs; pi++) {
+	int64_t t = -1;
+	for (int32_t pi = 0; s->nqueued > 0 && pi < s->nprocs; pi++) {
 		const struct p *pp = &s->allp[pi];
-		if (runq_len(pp) > 0 || (pp->runnext >= 0 && runq_runnext_stealable(s, pi)))
-			return 1;
+		if (pp->runnext < 0 || runq_runnext_stealable(s, pi))
+			continue;
+		int64_t end = pp->runnext_when + runqgrab_backoff(s);
+		if (t < 0 || end < t)
+			t = end;
 	}
-	return 0;
+	return t;
 }
 
 /* runqgrab + runqsteal: take half, rounded up, of p2's ring (oldest

@@ -19,8 +19,9 @@ int runq_empty(const struct sim *s, int32_t pi);
 /* The runtime model: may a thief take P p2's runnext now (runqgrab's
  * back-off over, or the victim not running a G)? Always 1 in the seed. */
 int runq_runnext_stealable(const struct sim *s, int32_t p2);
-/* Any G a thief could take now from a running P's runnext or ring. */
-int runq_any_stealable(const struct sim *s);
+/* The earliest time a running P's runnext, still in a thief's back-off,
+ * becomes stealable; -1 if there is none. */
+int64_t runq_backoff_until(const struct sim *s);
 static inline uint32_t runq_len(const struct p *pp) { return pp->runqtail - pp->runqhead; }
 
 void globrunq_put(struct sim *s, int32_t gi, int reason);

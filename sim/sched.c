@@ -63,6 +63,20 @@ static int run_others_timers(struct sim *s, int32_t pi, struct found *f)
 	return 0;
 }
 
+/* The runtime model: findRunnable's limit on spinning Ms. An M steals only
+ * if it spins already, or if 2*nmspinning < gomaxprocs - npidle, and then
+ * it becomes spinning (mp.becomeSpinning) first. The seed model: always. */
+static int may_steal(struct sim *s, int32_t pi)
+{
+	int32_t mi = s->allp[pi].m;
+	if (s->cfg.model != MODEL_RUNTIME || mi < 0 || s->allm[mi].state == MS_SPINNING)
+		return 1;
+	if (2 * s->nmspinning >= s->nprocs - s->npidle)
+		return 0;
+	proc_become_spinning(s, mi);
+	return 1;
+}
+
 /* findRunnable, in the runtime's order.
  * Simplification: GC workers, the trace reader and the drop-P rechecks are
  * not modelled (nor GC and stop-the-world at all):
@@ -70,7 +84,8 @@ static int run_others_timers(struct sim *s, int32_t pi, struct found *f)
  * F6 one G from the global queue when schedtick%61 == 0;
  * F9 runnext (inherits the slice), then the local ring;
  * F10 a global batch; F11 netpoll without blocking (netpoll.h);
- * F12 steal (other Ps' timers on the last pass). */
+ * F12 steal (other Ps' timers on the last pass), in the runtime model only
+ *     within the spinning limit (may_steal). */
 int sched_find_runnable(struct sim *s, int32_t pi, struct found *f)
 {
 	struct p *pp = &s->allp[pi];
@@ -99,7 +114,7 @@ int sched_find_runnable(struct sim *s, int32_t pi, struct found *f)
 		f->rule = RULE_NETPOLL;
 		return 1;
 	}
-	if (s->cfg.steal ? steal_work(s, pi, f) : run_others_timers(s, pi, f))
+	if (s->cfg.steal ? may_steal(s, pi) && steal_work(s, pi, f) : run_others_timers(s, pi, f))
 		return 1;
 	return 0;
 }
@@ -132,24 +147,54 @@ void sched_execute(struct sim *s, int32_t pi, const struct found *f)
  * ready in the poller that no blocked M will return. */
 int sched_reachable_work(struct sim *s)
 {
-	return s->runq.size > 0 || (s->cfg.steal && runq_any_stealable(s)) || timer_any_due(s) ||
+	return s->runq.size > 0 || (s->cfg.steal && s->nqueued > 0) || timer_any_due(s) ||
 	       (s->netready.size > 0 && !s->netpoll_blocked);
 }
 
+/* The runtime model: the M on P pi sleeps until t (its thread waking up,
+ * or runqgrab's usleep), spinning and holding the P; EVQ_MWAKE brings the
+ * instant it runs findRunnable again. */
+static void m_sleep_until(struct sim *s, int32_t pi, int64_t t)
+{
+	s->allm[s->allp[pi].m].wake_at = t;
+	if (evq_schedule(&s->evq, 2 * s->nprocs + pi, t, EVQ_MWAKE, pi, 0) != 0)
+		sim_oom(s, "events");
+}
+
+/* The runtime model: a spinning thief that found nothing but a running
+ * victim's runnext still in runqgrab's back-off sleeps until the earliest
+ * one is stealable, rather than dropping its P.
+ * Simplification: it then runs findRunnable again from the top; the
+ * runtime's thief takes that victim's runnext (if still there) at once. */
+static int spinner_backs_off(struct sim *s, int32_t pi)
+{
+	if (s->cfg.model != MODEL_RUNTIME || s->allm[s->allp[pi].m].state != MS_SPINNING)
+		return 0;
+	int64_t t = runq_backoff_until(s);
+	if (t < 0)
+		return 0;
+	m_sleep_until(s, pi, t);
+	return 1;
+}
+
 /* schedule(): find a G for P pi and run it, or give up the P and park
- * the M (findRunnable's drop-P path). */
-static void schedule(struct sim *s, int32_t pi)
+ * the M (findRunnable's drop-P path: stopm; a spinner that found nothing
+ * after its steal passes too). Returns 0 if the M parked. */
+static int schedule(struct sim *s, int32_t pi)
 {
 	struct found f;
 	sim_act(s, s->allp[pi].m);
 	if (sched_find_runnable(s, pi, &f)) {
 		sched_execute(s, pi, &f);
-	} else {
-		netpoll_block(s); /* it may wait in netpoll rather than sleep */
-		sim_rule(s, EV_P, RULE_STOPM, 0);
-		proc_releasep_stopm(s, pi);
-		sim_rule_done(s);
+		return 1;
 	}
+	if (spinner_backs_off(s, pi))
+		return 1;
+	netpoll_block(s); /* it may wait in netpoll rather than sleep */
+	sim_rule(s, EV_P, RULE_STOPM, 0);
+	proc_releasep_stopm(s, pi);
+	sim_rule_done(s);
+	return 0;
 }
 
 /* Ps whose M has just lost its G (it exited, blocked, yielded or was
@@ -162,8 +207,8 @@ static int schedule_busy_ps(struct sim *s)
 		again = 0;
 		for (int32_t pi = 0; pi < s->nprocs && s->status == SIM_RUNNING; pi++) {
 			struct p *pp = &s->allp[pi];
-			if (pp->status != P_RUNNING || s->allm[pp->m].curg >= 0)
-				continue;
+			if (pp->status != P_RUNNING || s->allm[pp->m].curg >= 0 || s->allm[pp->m].wake_at > s->now)
+				continue; /* running a G, or its M asleep (the runtime model) */
 			schedule(s, pi);
 			progress = again = 1;
 			sim_check(s);
@@ -174,15 +219,32 @@ static int schedule_busy_ps(struct sim *s)
 
 /* wakep -> startm(spinning) for the idle P on top of the stack, if there
  * is work it can reach. With no P between goroutines (their runnext would
- * be left to them), reachable work is always found. */
+ * be left to them), reachable work is always found (the seed model).
+ * The runtime model: wakep starts a spinning M only when none spins
+ * (nmspinning cas 0 -> 1); its thread takes --thread-wake to run
+ * findRunnable, and finds nothing yet if the only work is a runnext in
+ * runqgrab's back-off (it sleeps; spinner_backs_off).
+ * Simplification: wakep is tried at every instant with reachable work,
+ * not only where proc.go calls it (newproc, ready, resetspinning, ...). */
 static int wake_idle_p(struct sim *s)
 {
 	if (s->status != SIM_RUNNING || s->pidle < 0 || !sched_reachable_work(s))
+		return 0;
+	if (s->cfg.model == MODEL_RUNTIME && s->nmspinning != 0)
 		return 0;
 	int32_t pi = proc_pidleget(s);
 	sim_act(s, -1); /* Simplification: the M that called wakep is not tracked */
 	if (proc_startm(s, pi, 1) < 0)
 		return 0;
+	if (s->cfg.model == MODEL_RUNTIME) {
+		int ran = 1;
+		if (s->cfg.thread_wake_us > 0)
+			m_sleep_until(s, pi, s->now + s->cfg.thread_wake_us);
+		else
+			ran = schedule(s, pi);
+		sim_check(s);
+		return ran;
+	}
 	struct found f;
 	int ok = sched_find_runnable(s, pi, &f);
 	assert(ok);

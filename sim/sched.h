@@ -13,7 +13,14 @@
  * is woken (or created) only for a P that finds work. The runtime wakes at
  * most one spinning M per new G (wakep), limits spinners to half the busy
  * Ps, and a woken thread takes tens of microseconds to start. Context
- * switches and steals take no time. */
+ * switches and steals take no time.
+ *
+ * The runtime model (--model=runtime) instead: wakep starts a spinning M
+ * only when none spins (nmspinning 0 -> 1), the M takes --thread-wake to
+ * run findRunnable; an M out of local work steals only while
+ * 2*nmspinning < gomaxprocs - npidle (becoming spinning); a spinner that
+ * finds only a runnext in runqgrab's back-off sleeps until it ends; one
+ * that finds nothing drops its P and parks (stopm). */
 #ifndef GOSIM_SCHED_H
 #define GOSIM_SCHED_H
 

@@ -103,6 +103,7 @@ void sim_resetspinning(struct sim *s, int32_t mi)
 	if (mp->state != MS_SPINNING)
 		return;
 	mp->state = MS_RUNNING;
+	s->nmspinning--;
 	sim_emit_m(s, mi, MS_SPINNING, MS_RUNNING);
 }
 

@@ -15,7 +15,8 @@
  *   an M) or in a syscall (no M; the M that entered the syscall is p.sysm);
  * - an M is idle (on the midle stack), running or spinning (with a P), in a
  *   syscall (with its G, without a P), or sysmon;
- * - nqueued is the number of Gs in all runnext slots and rings.
+ * - nqueued is the number of Gs in all runnext slots and rings;
+ * - nmspinning is the number of Ms in MS_SPINNING.
  */
 #ifndef GOSIM_STATE_H
 #define GOSIM_STATE_H
@@ -88,6 +89,8 @@ struct m {
 	int32_t schedlink;/* next on the midle stack */
 	uint32_t syscalltick;
 	uint8_t state;    /* enum sim_mstate, or MS__N for sysmon */
+	int64_t wake_at;  /* the runtime model: a spinning M sleeps (thread wake-up,
+			     usleep) until then; its P waits for it */
 };
 #define MS_SYSMON MS__N
 
@@ -183,6 +186,7 @@ struct sim {
 	int32_t nm, mcap; /* mcount() = nm: Ms are never freed */
 	int32_t midle;   /* idle M stack (sched.midle) */
 	int nmidle;
+	int nmspinning;  /* sched.nmspinning: Ms in MS_SPINNING */
 	int32_t sysmon_m;
 	int32_t actor_m; /* the M whose code runs now: every event's by_m (set where
 			    control passes to a thread: sim_act) */
@@ -235,6 +239,10 @@ struct sim {
 };
 
 static inline int32_t goid(int32_t gi) { return gi < 0 ? -1 : gi + 1; }
+/* sched.nmspinning as handoffp and sysmon's retake read it. The seed model
+ * reads 0, as it always has (Simplification: a spinning M that handoffp
+ * started is not counted by the next retake in the same sysmon pass). */
+static inline int sim_nmspinning(const struct sim *s) { return s->cfg.model == MODEL_RUNTIME ? s->nmspinning : 0; }
 
 /* sim.c: trace emission and small shared helpers. */
 int sim_emit(struct sim *s, struct sim_event *e);

@@ -37,13 +37,12 @@ static int retake_syscall(struct sim *s, int32_t pi, int sysretake)
 		pd->syscallwhen = s->now;
 		return 0;
 	}
-	/* nmspinning + npidle > 0: nmspinning is always 0 at a sysmon pass */
-	if (runq_empty(s, pi) && s->npidle > 0 && pd->syscallwhen + RETAKE_SYSCALL_US > s->now)
+	if (runq_empty(s, pi) && sim_nmspinning(s) + s->npidle > 0 && pd->syscallwhen + RETAKE_SYSCALL_US > s->now)
 		return 0;
 	int32_t from_m = pp->sysm;
 	pp->sysm = -1;
 	pp->syscalltick++;
-	sim_rule(s, EV_P, !runq_empty(s, pi) ? RULE_RETAKE_WORK : s->npidle == 0 ? RULE_RETAKE_NOIDLE : RULE_RETAKE_10MS, 0);
+	sim_rule(s, EV_P, !runq_empty(s, pi) ? RULE_RETAKE_WORK : sim_nmspinning(s) + s->npidle == 0 ? RULE_RETAKE_NOIDLE : RULE_RETAKE_10MS, 0);
 	sched_handoffp(s, pi, from_m);
 	sim_rule_done(s);
 	return 1;

@@ -2,6 +2,7 @@
 #include <criterion/criterion.h>
 #include <stdlib.h>
 
+#include "../sim/proc.h"
 #include "../sim/runq.h"
 #include "../sim/sched.h"
 #include "helpers.h"
@@ -93,4 +94,41 @@ Test(sched, idle_victims_are_skipped_and_runnext_is_taken_on_the_last_pass)
 	s->allp[2].status = P_SYSCALL; /* a P in a syscall can be robbed */
 	cr_assert(sched_find_runnable(s, 1, &f));
 	cr_assert_eq(f.g, g);
+}
+
+/* --model=runtime: findRunnable lets an M out of local work spin (and
+ * steal) only while 2*nmspinning < gomaxprocs - npidle. Here 4 Ps, all
+ * busy: P0 (M0, between goroutines), P1 with a G in its ring, P2 whose M
+ * spins, and P3 whose M spins too if spinners is 2. */
+static int32_t spin_cap_state(int spinners)
+{
+	s->cfg.model = MODEL_RUNTIME;
+	for (int i = 0; i < 3; i++) {
+		int32_t pi = proc_pidleget(s); /* P1, P2, P3 */
+		proc_startm(s, pi, pi == 2 || (pi == 3 && spinners == 2));
+	}
+	cr_assert_eq(s->nmspinning, spinners);
+	return local_g(1, 0);
+}
+
+Test(sched, in_the_runtime_model_an_m_out_of_work_spins_to_steal_below_the_limit)
+{
+	spin_cap_state(1); /* 2*1 < 4 - 0 */
+	struct found f;
+	cr_assert_eq(sched_find_runnable(s, 0, &f), 1);
+	cr_assert_eq(f.reason, R_STEAL);
+	cr_assert_eq(s->allm[s->allp[0].m].state, MS_RUNNING, "it spun until it found the G (resetspinning)");
+	cr_assert_eq(s->nmspinning, 1);
+}
+
+Test(sched, in_the_runtime_model_an_m_does_not_steal_at_the_spinning_limit)
+{
+	int32_t gi = spin_cap_state(2); /* 2*2 < 4 - 0 is false */
+	struct found f;
+	cr_assert_eq(sched_find_runnable(s, 0, &f), 0, "it drops its P instead");
+	cr_assert_eq(s->allm[s->allp[0].m].state, MS_RUNNING, "it never spun");
+	cr_assert_eq(runq_len(&s->allp[1]), 1u);
+	cr_assert_eq(s->allp[1].runq[s->allp[1].runqhead % RUNQ_SIZE], gi);
+	s->cfg.model = MODEL_SEED;
+	cr_assert_eq(sched_find_runnable(s, 0, &f), 1, "the seed model steals regardless");
 }

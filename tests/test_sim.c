@@ -14,6 +14,8 @@ static void check_run(const char *name, int procs, int steal, enum sim_preempt m
 {
 	struct sim_config cfg = test_config(procs);
 	cfg.model = model;
+	if (model == MODEL_RUNTIME && procs % 2 == 0)
+		cfg.thread_wake_us = 50; /* half the runtime-model runs with spinners that take time */
 	cfg.steal = steal;
 	cfg.preempt = mode;
 	struct run_result r;
@@ -73,17 +75,23 @@ static const char handoff_json[] =
 	" {\"repeat\": 100, \"body\": [{\"send\": \"c\"}, {\"run\": 50}]}],"
 	" \"funcs\": {\"worker\": [{\"repeat\": 100, \"body\": [{\"recv\": \"c\"}, {\"run\": 50}]}]}}";
 
-static struct sim_summary run_handoff(enum sim_model model, int64_t slack_us)
+static struct sim_summary run_handoff_woken(enum sim_model model, int64_t slack_us, int64_t wake_us)
 {
 	struct sim_config cfg = test_config(2);
 	cfg.model = model;
 	cfg.sysmon_slack_us = slack_us;
+	cfg.thread_wake_us = wake_us;
 	struct run_result r;
 	run_text(handoff_json, &cfg, &r);
 	cr_assert_eq(r.status, SIM_DONE, "%s", r.msg);
 	struct sim_summary sum = r.sum;
 	run_result_free(&r);
 	return sum;
+}
+
+static struct sim_summary run_handoff(enum sim_model model, int64_t slack_us)
+{
+	return run_handoff_woken(model, slack_us, 0);
 }
 
 Test(sim, a_handoff_crosses_ps_at_once_in_the_seed_model)
@@ -247,4 +255,26 @@ Test(sim, past_max_steps_or_max_goroutines_the_run_stops_with_a_limit)
 	run_text(json, &cfg, &r);
 	cr_assert_eq(r.status, SIM_DONE, "%s", r.msg);
 	run_result_free(&r);
+}
+
+Test(sim, in_the_runtime_model_a_woken_spinning_m_takes_thread_wake_to_steal)
+{
+	struct sim_summary a = run_handoff_woken(MODEL_RUNTIME, 0, 10);
+	cr_assert_eq(a.steals, 100);
+	cr_assert_eq(a.makespan_us, 5000 + 100 * 10, "each hand-off waits for the thread, not the 3us back-off");
+	struct sim_summary b = run_handoff_woken(MODEL_RUNTIME, 0, 50);
+	cr_assert_eq(b.steals, 0, "by the time it runs, main has blocked and runs the worker itself");
+	cr_assert_eq(b.makespan_us, 10000);
+}
+
+Test(sim, a_thread_wake_time_needs_the_runtime_model)
+{
+	struct program *p = load_text(handoff_json);
+	struct sim_config cfg = test_config(2);
+	cfg.thread_wake_us = 10;
+	struct sim_error err;
+	cr_assert_null(sim_new(&cfg, p, NULL, &err));
+	cr_assert_eq(err.nomem, 0, "bad input, not out of memory");
+	cr_assert(strstr(err.msg, "runtime model") != NULL, "%s", err.msg);
+	program_free(p);
 }

@@ -10,8 +10,11 @@
  * - 1.25 (1.25 and later): "[ a b ]" and " schedticks=[ t0 t1 ]".
  * Counts follow the runtime: idleprocs = npidle, threads = mcount() (sysmon
  * included), per-P queue lengths exclude runnext.
- * Simplification: spinningthreads and needspinning print 0 (spinning is
- * instant in the model, sched.h); gfreecnt and timerslen print 0 (no
+ * spinningthreads is sched.nmspinning: 0 at every line in the seed model,
+ * where spinning is instant (sched.h); real in --model=runtime, where a
+ * spinning M takes time (--thread-wake, runqgrab's back-off).
+ * Simplification: needspinning prints 0 (the race it settles, a wakep
+ * with no idle P against an M dropping its P, is not modelled); gfreecnt and timerslen print 0 (no
  * free-G cache, no timers); lockedg/lockedm are none (no LockOSThread); the wait reason of
  * a G is its last channel wait ("chan receive"/"chan send") or empty. */
 #ifndef GOSIM_SCHEDTRACE_H
