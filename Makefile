@@ -8,13 +8,13 @@ LDLIBS = -ljansson -pthread
 B ?= build
 SIM = $(wildcard sim/*.c)
 TRACE = $(wildcard trace/*.c)
-CMD = cmd/cli.c cmd/run.c cmd/out.c cmd/msg.c cmd/analysis.c cmd/sweep.c cmd/compare.c
+CMD = cmd/cli.c cmd/run.c cmd/out.c cmd/msg.c cmd/analysis.c cmd/sweep.c cmd/compare.c cmd/import.c
 WORKLOADS = $(sort $(wildcard workloads/*.json))
 LIB_OBJ = $(SIM:%.c=$(B)/%.o) $(TRACE:%.c=$(B)/%.o) $(B)/workloads.o $(B)/html_page.o
 TEST_SRC = $(wildcard tests/test_*.c)
 TEST_OBJ = $(TEST_SRC:%.c=$(B)/%.o)
 
-.PHONY: all test unit cli gotrace html chrome replay records golden golden-check valgrind check fuzz fuzz-replay bench clean
+.PHONY: all test unit cli import gotrace html chrome replay records golden golden-check valgrind check fuzz fuzz-replay bench clean
 all: gosim
 
 gosim: $(B)/gosim
@@ -48,7 +48,7 @@ $(B)/unit: $(LIB_OBJ) $(TEST_OBJ) $(B)/tests/helpers.o
 
 $(B)/tests/%.o: CPPFLAGS += -Isim
 
-test: unit cli html golden-check replay records fuzz-replay gotrace chrome
+test: unit cli html golden-check replay records fuzz-replay gotrace chrome import
 
 unit: $(B)/unit
 	$(B)/unit --jobs=2
@@ -79,6 +79,11 @@ replay: $(B)/gosim
 # Every field written is documented; CSV reads as typed data (pandas).
 records: $(B)/gosim
 	sh tests/records.sh $(B)/gosim
+
+# gosim import: round trips through --format=gotrace, a real trace's golden
+# workload, malformed traces (tests/import.sh).
+import: $(B)/gosim
+	sh tests/import.sh $(B)/gosim
 
 # --format=chrome parsed and checked against gosim's own records.
 chrome: $(B)/gosim

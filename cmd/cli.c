@@ -18,6 +18,7 @@
 #include "out.h"
 #include "run.h"
 #include "compare.h"
+#include "import.h"
 #include "sweep.h"
 
 static const char usage_text[] =
@@ -108,7 +109,8 @@ static const char usage_text[] =
 	"Example: gosim -w syscalls -p 4 --trace out.json --schedtrace=1\n"
 	"\n"
 	"gosim compare A.json B.json: two --report=json outputs (runs or sweeps) side\n"
-	"by side, each figure with the ratio B/A.\n";
+	"by side, each figure with the ratio B/A.\n"
+	"gosim import FILE.trace [-o W.json]: a Go execution trace into a workload.\n";
 
 enum { OPT_STEAL = 256, OPT_PREEMPT, OPT_SLICE, OPT_SYSMON_PERIOD, OPT_MAX_THREADS, OPT_SCHEDTRACE,
        OPT_SCHEDDETAIL, OPT_GO, OPT_CHECK, OPT_EAGER, OPT_LIST, OPT_MAX_GOROUTINES, OPT_MAX_STEPS, OPT_UNTIL, OPT_STATS, OPT_SYSMON,
@@ -501,6 +503,8 @@ int cli_main(int argc, char **argv)
 		return EXIT_USAGE; /* nowhere to say so */
 	if (argc >= 2 && strcmp(argv[1], "compare") == 0)
 		return compare_main(argc - 1, argv + 1);
+	if (argc >= 2 && strcmp(argv[1], "import") == 0)
+		return import_main(argc - 1, argv + 1);
 	int rc = cli_parse_args(&o, argc, argv);
 	if (rc == 0 && (o.help || o.version || o.list))
 		rc = print_info(&o);

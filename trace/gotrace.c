@@ -34,18 +34,10 @@
 
 #include "backend.h"
 
-/* event/go122/event.go */
-enum {
-	EV_EVENT_BATCH = 1, EV_STACKS = 2, EV_STACK = 3, EV_STRINGS = 4, EV_STRING = 5,
-	EV_FREQUENCY = 8, EV_PROC_START = 10, EV_PROC_STOP = 11, EV_PROC_STEAL = 12,
-	EV_PROC_STATUS = 13, EV_GO_CREATE = 14, EV_GO_START = 16, EV_GO_DESTROY = 17,
-	EV_GO_STOP = 19, EV_GO_BLOCK = 20, EV_GO_UNBLOCK = 21, EV_GO_SYSCALL_BEGIN = 22,
-	EV_GO_SYSCALL_END = 23, EV_GO_SYSCALL_END_BLOCKED = 24,
-};
-enum { PROC_RUNNING = 1, PROC_IDLE = 2, PROC_SYSCALL = 3 }; /* go122.ProcStatus */
+#include "gotrace_events.h"
 
-#define MAX_BATCH (64 << 10)  /* go122.MaxBatchSize */
-#define MAX_STRING (1 << 10)  /* go122.MaxStringSize */
+#define MAX_BATCH GOTRACE_MAX_BATCH
+#define MAX_STRING GOTRACE_MAX_STRING
 #define MAX_EVENT 64          /* a type byte and at most 5 uvarints */
 #define GEN 1
 #define FREQ 1000000000ULL    /* ticks per second: ns */
@@ -524,7 +516,7 @@ static void *gt_open(struct trace_out *o, const struct trace_meta *m)
 		gt_release(t);
 		return NULL;
 	}
-	trace_out_put(o, "go 1.22 trace\0\0\0", 16);
+	trace_out_put(o, GOTRACE_HEADER, 16);
 	/* Every P's status before its first use, on M0 at time 0: all idle
 	 * (the model boots with every P idle, then M0 acquires P0). */
 	for (int pi = 0; pi < t->procs; pi++) {

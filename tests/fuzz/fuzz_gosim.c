@@ -4,9 +4,10 @@
  * (gen_workload: deep go chains, many functions and channels, nesting at
  * and past the limits), so a few bytes of corpus keep the walks, the name
  * tables and the error positions covered at sizes no hand-written file
- * reaches; anything else is a workload file, which is compiled and,
- * if it is small, simulated with the invariant checker on in modes the
- * input picks: the model must finish or die the way a Go program does,
+ * reaches; one starting with "go 1." is a Go execution trace, imported
+ * (gosim import) and its workload fuzzed as a file; anything else is a
+ * workload file, which is compiled and, if it is small, simulated with the
+ * invariant checker on in modes the input picks: the model must finish or die the way a Go program does,
  * never break an invariant, use exactly the CPU work requested, and give
  * the same trace whether sysmon skips idle passes or runs every one. */
 #include <stdarg.h>
@@ -17,6 +18,7 @@
 
 #include "../../cmd/cli.h"
 #include "../../cmd/run.h"
+#include "../../cmd/import.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -190,6 +192,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		gen_workload(data, size, &g);
 		fuzz_workload((const uint8_t *)g.s, g.n);
 		free(g.s);
+	} else if (size >= 5 && memcmp(data, "go 1.", 5) == 0) {
+		char *w = import_text(data, size, size % 2); /* a Go execution trace: gosim import */
+		if (w)
+			fuzz_workload((const uint8_t *)w, strlen(w));
+		free(w);
 	} else
 		fuzz_workload(data, size);
 	return 0;

@@ -1,0 +1,761 @@
+/* import.c: gosim import FILE.trace [-o workload.json] [--no-merge]: a Go
+ * execution trace (v2, trace/gotrace_read.h) into a workload in gosim's
+ * language (README "Importing a real program's trace").
+ *
+ * Each goroutine's life, replayed from its events in time order:
+ * - a CPU stint between two of its scheduling events is a run;
+ * - GoCreate by a user goroutine is a go of the new goroutine's function
+ *   (named by the top frame of its start stack: main.worker -> worker);
+ * - GoBlock is the op its reason names, completed by the GoUnblock:
+ *   "chan receive"/"chan send" become recv/send on a channel named by the
+ *   two sites (sender_receiver), and the unblocking goroutine gets the
+ *   other end at that instant; "select" a one-case select (a recv, or an
+ *   after case when no goroutine woke it); "sleep" a sleep and "network" /
+ *   "IO wait" a net of the observed wait;
+ * - GoSyscallBegin..End is a syscall of the observed duration;
+ * - GoStop "runtime.Gosched" is a gosched; "preempted" nothing (the
+ *   scheduler's, not the program's).
+ * Durations are rounded to gosim's 10 us tick; run stints carry the
+ * rounding error on, so each goroutine's CPU total is kept to 10 us.
+ * Goroutines whose start function is in runtime or runtime/... are left out
+ * and counted in the description. Goroutines of one site with identical ops
+ * share a function (--no-merge: one function per goroutine).
+ * Simplification: a channel op that did not block leaves no event and is
+ * not replayed; close(ch) waking receivers is replayed as sends; a wait with
+ * a reason gosim has no op for (sync, cond) is replayed as a sleep of the
+ * observed wait and reported. Every such input is reported on stderr. */
+#include "import.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "../trace/gotrace_read.h"
+#include "msg.h"
+#include "out.h"
+
+#define TICK_NS 10000
+
+enum { G_NONE, G_RUNNABLE, G_RUNNING, G_BLOCKED, G_SYSCALL, G_DEAD };
+enum { B_NONE, B_RECV, B_SEND, B_SELECT, B_SLEEP, B_NET, B_OTHER };
+
+struct ig {
+	uint64_t goid;
+	char *fn;         /* the site's function (no "main."), owned */
+	int runtime;      /* left out */
+	int state, block;
+	const char *reason;
+	int64_t since;    /* running since, blocked since, in a syscall since */
+	int64_t cpu_ns, cpu_emitted_us;
+	size_t created;   /* creation order */
+	json_t *ops;
+	char *name;       /* the function it runs in the output */
+};
+
+struct imp {
+	const char *file;
+	struct gtr_trace tr;
+	struct ig *g;
+	size_t ng, capg;
+	size_t *slot;     /* open hash: goid -> index+1 */
+	size_t nslot;
+	struct { uint64_t m, g; int has; } *ms;
+	size_t nms, capm;
+	uint64_t procs, maxp;
+	int64_t end;
+	long nruntime;
+	struct { const char *what; long n; } notes[16];
+	int nnotes;
+	int oom;
+	char bad[160];    /* a malformed trace: what, at which offset */
+};
+
+static void note(struct imp *im, const char *what)
+{
+	for (int i = 0; i < im->nnotes; i++)
+		if (strcmp(im->notes[i].what, what) == 0) {
+			im->notes[i].n++;
+			return;
+		}
+	if (im->nnotes < 16) {
+		im->notes[im->nnotes].what = what;
+		im->notes[im->nnotes++].n = 1;
+	}
+}
+
+static size_t hash(uint64_t x) { return (size_t)(x * 0x9e3779b97f4a7c15ULL >> 17); }
+
+static struct ig *find_g(struct imp *im, uint64_t goid)
+{
+	if (!im->nslot)
+		return NULL;
+	for (size_t i = hash(goid) & (im->nslot - 1);; i = (i + 1) & (im->nslot - 1)) {
+		if (!im->slot[i])
+			return NULL;
+		if (im->g[im->slot[i] - 1].goid == goid)
+			return &im->g[im->slot[i] - 1];
+	}
+}
+
+static int rehash(struct imp *im)
+{
+	size_t n = im->nslot ? im->nslot * 2 : 1024;
+	size_t *s = calloc(n, sizeof *s);
+	if (!s)
+		return -1;
+	for (size_t k = 0; k < im->ng; k++) {
+		size_t i = hash(im->g[k].goid) & (n - 1);
+		while (s[i])
+			i = (i + 1) & (n - 1);
+		s[i] = k + 1;
+	}
+	free(im->slot);
+	im->slot = s;
+	im->nslot = n;
+	return 0;
+}
+
+/* f as a name that reads as one in a workload: letters, digits and _
+ * (main.(*T).run.func1 -> __T__run_func1). */
+static void ident(char *out, const char *f)
+{
+	size_t i = 0;
+	for (; f[i]; i++) {
+		unsigned char c = (unsigned char)f[i];
+		out[i] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ? (char)c : '_';
+	}
+	out[i] = 0;
+}
+
+static struct ig *new_g(struct imp *im, uint64_t goid, const char *func)
+{
+	struct ig *g = find_g(im, goid);
+	if (g)
+		return g;
+	if (im->ng == im->capg) {
+		size_t c = im->capg ? im->capg * 2 : 256;
+		struct ig *a = realloc(im->g, c * sizeof *a);
+		if (!a)
+			return NULL;
+		im->g = a;
+		im->capg = c;
+	}
+	if ((im->ng + 1) * 2 > im->nslot && rehash(im))
+		return NULL;
+	g = &im->g[im->ng];
+	*g = (struct ig){ .goid = goid, .created = im->ng, .ops = json_array() };
+	const char *f = func ? func : "unknown";
+	g->runtime = strncmp(f, "runtime.", 8) == 0 || strncmp(f, "runtime/", 8) == 0;
+	if (strncmp(f, "main.", 5) == 0)
+		f += 5;
+	g->fn = malloc(strlen(f) + 1);
+	if (!g->fn || !g->ops)
+		return NULL;
+	ident(g->fn, f);
+	size_t i = hash(goid) & (im->nslot - 1);
+	while (im->slot[i])
+		i = (i + 1) & (im->nslot - 1);
+	im->slot[i] = ++im->ng;
+	if (g->runtime)
+		im->nruntime++;
+	return g;
+}
+
+/* The goroutine M m is running, or NULL. */
+static struct ig *cur(struct imp *im, uint64_t m)
+{
+	for (size_t i = 0; i < im->nms; i++)
+		if (im->ms[i].m == m)
+			return im->ms[i].has ? find_g(im, im->ms[i].g) : NULL;
+	return NULL;
+}
+
+static void set_cur(struct imp *im, uint64_t m, const struct ig *g)
+{
+	size_t i = 0;
+	while (i < im->nms && im->ms[i].m != m)
+		i++;
+	if (i == im->nms) {
+		if (im->nms == im->capm) {
+			size_t c = im->capm ? im->capm * 2 : 16;
+			void *a = realloc(im->ms, c * sizeof *im->ms);
+			if (!a) {
+				im->oom = 1;
+				return;
+			}
+			im->ms = a;
+			im->capm = c;
+		}
+		im->nms++;
+		im->ms[i].m = m;
+	}
+	im->ms[i].has = g != NULL;
+	im->ms[i].g = g ? g->goid : 0;
+}
+
+static void add_op(struct imp *im, struct ig *g, const char *key, json_t *v)
+{
+	json_t *o = json_object();
+	if (!o || !v || json_object_set_new(o, key, v) || json_array_append_new(g->ops, o))
+		im->oom = 1;
+}
+
+static int64_t ticks_us(int64_t ns)
+{
+	int64_t t = (ns + TICK_NS / 2) / TICK_NS;
+	return (t < 1 ? 1 : t) * (TICK_NS / 1000);
+}
+
+/* g stops running at ns: its stint is a run (carrying the rounding on). */
+static void end_stint(struct imp *im, struct ig *g, int64_t ns)
+{
+	if (g->state != G_RUNNING)
+		return;
+	g->cpu_ns += ns - g->since;
+	int64_t total = (g->cpu_ns + TICK_NS / 2) / TICK_NS * (TICK_NS / 1000);
+	if (total > g->cpu_emitted_us) {
+		add_op(im, g, "run", json_integer(total - g->cpu_emitted_us));
+		g->cpu_emitted_us = total;
+	}
+	g->since = ns;
+}
+
+static void start(struct ig *g, int64_t ns, int state)
+{
+	g->state = state;
+	g->since = ns;
+}
+
+static char *chan_name(const struct ig *snd, const struct ig *rcv)
+{
+	size_t n = strlen(snd->fn) + strlen(rcv->fn) + 2;
+	char *s = malloc(n);
+	if (s)
+		snprintf(s, n, "%s_%s", snd->fn, rcv->fn);
+	return s;
+}
+
+static int block_kind(const char *r)
+{
+	if (!r)
+		return B_OTHER;
+	if (strcmp(r, "chan receive") == 0)
+		return B_RECV;
+	if (strcmp(r, "chan send") == 0)
+		return B_SEND;
+	if (strcmp(r, "select") == 0)
+		return B_SELECT;
+	if (strcmp(r, "sleep") == 0)
+		return B_SLEEP;
+	if (strcmp(r, "network") == 0 || strcmp(r, "IO wait") == 0)
+		return B_NET;
+	return B_OTHER;
+}
+
+/* g, blocked, is woken at ns by w (NULL: no user goroutine). */
+static void unblock(struct imp *im, struct ig *g, struct ig *w, int64_t ns, json_t *chans)
+{
+	int64_t wait_us = ticks_us(ns - g->since);
+	int k = g->block;
+	if ((k == B_RECV || k == B_SEND || k == B_SELECT) && w) {
+		const struct ig *snd = k == B_SEND ? g : w, *rcv = k == B_SEND ? w : g;
+		char *c = chan_name(snd, rcv);
+		if (!c) {
+			im->oom = 1;
+			return;
+		}
+		if (json_object_set_new(chans, c, json_integer(0)))
+			im->oom = 1;
+		end_stint(im, w, ns);
+		add_op(im, w, k == B_SEND ? "recv" : "send", json_string(c));
+		if (k == B_SELECT) {
+			json_t *cs = json_object(), *a = json_array();
+			if (!cs || !a || json_object_set_new(cs, "recv", json_string(c)) || json_array_append_new(a, cs))
+				im->oom = 1;
+			add_op(im, g, "select", a);
+		} else {
+			add_op(im, g, k == B_SEND ? "send" : "recv", json_string(c));
+		}
+		free(c);
+	} else if (k == B_SELECT) {
+		json_t *cs = json_object(), *a = json_array();
+		if (!cs || !a || json_object_set_new(cs, "after", json_integer(wait_us)) || json_array_append_new(a, cs))
+			im->oom = 1;
+		add_op(im, g, "select", a);
+	} else if (k == B_SLEEP || k == B_NET) {
+		add_op(im, g, k == B_NET ? "net" : "sleep", json_integer(wait_us));
+	} else {
+		note(im, k == B_RECV || k == B_SEND ? "a channel wait woken by no user goroutine (a timer, the runtime): replayed as a sleep of the observed wait"
+						     : "a wait with a reason gosim has no op for: replayed as a sleep of the observed wait");
+		add_op(im, g, "sleep", json_integer(wait_us));
+	}
+	start(g, ns, G_RUNNABLE);
+}
+
+static void event(struct imp *im, const struct gtr_event *e, json_t *chans)
+{
+	struct ig *c = cur(im, e->m), *g;
+	if (c && c->runtime)
+		c = NULL;
+	const struct gtr_trace *tr = &im->tr;
+	int64_t ns = e->ns;
+	im->end = ns;
+	switch (e->type) {
+	case EV_PROCS_CHANGE:
+		if (e->arg[0] > im->procs)
+			im->procs = e->arg[0];
+		break;
+	case EV_PROC_START: case EV_PROC_STATUS:
+		if (e->arg[0] + 1 > im->maxp)
+			im->maxp = e->arg[0] + 1;
+		break;
+	case EV_GO_STATUS: case EV_GO_STATUS_STACK:
+		if ((g = find_g(im, e->arg[0])) == NULL) {
+			g = new_g(im, e->arg[0], e->arg[0] == 1 ? "main.main" :
+				  e->type == EV_GO_STATUS_STACK ? gtr_stack_func(tr, e->gen, e->arg[3]) : NULL);
+			if (!g) {
+				im->oom = 1;
+				return;
+			}
+			if (e->arg[0] != 1 && !g->runtime)
+				note(im, "a goroutine that existed before the trace started, not main: left out"), g->runtime = 1, im->nruntime++;
+			int st = e->arg[2];
+			start(g, ns, st == GO_RUNNING ? G_RUNNING : st == GO_SYSCALL ? G_SYSCALL : st == GO_WAITING ? G_BLOCKED : G_RUNNABLE);
+			g->block = B_OTHER;
+			if (st == GO_RUNNING || st == GO_SYSCALL)
+				set_cur(im, e->arg[1], g);
+		}
+		break;
+	case EV_GO_CREATE: case EV_GO_CREATE_BLOCKED:
+		if (find_g(im, e->arg[0])) { /* goids are never reused (newproc1) */
+			snprintf(im->bad, sizeof im->bad, "offset %zu: goroutine %llu created twice", e->off,
+				 (unsigned long long)e->arg[0]);
+			return;
+		}
+		if (!(g = new_g(im, e->arg[0], gtr_stack_func(tr, e->gen, e->arg[1])))) {
+			im->oom = 1;
+			return;
+		}
+		start(g, ns, e->type == EV_GO_CREATE ? G_RUNNABLE : G_BLOCKED);
+		g->block = B_OTHER;
+		if (g->runtime)
+			break;
+		if (c) {
+			end_stint(im, c, ns);
+			json_t *ref = json_integer((json_int_t)g->created); /* resolved to a name at the end */
+			add_op(im, c, "go", ref);
+		} else if (g->goid != 1) {
+			note(im, "a goroutine created outside any user goroutine (by the runtime, a timer): left out");
+			g->runtime = 1;
+			im->nruntime++;
+		}
+		break;
+	case EV_GO_START:
+		if ((g = find_g(im, e->arg[0])) == NULL)
+			break;
+		if (g->state == G_BLOCKED)
+			unblock(im, g, NULL, ns, chans);
+		start(g, ns, G_RUNNING);
+		set_cur(im, e->m, g);
+		break;
+	case EV_GO_STOP: case EV_GO_BLOCK: case EV_GO_DESTROY: {
+		struct ig *r = cur(im, e->m);
+		set_cur(im, e->m, NULL);
+		if (!r || r->runtime)
+			break;
+		end_stint(im, r, ns);
+		const char *why = gtr_string(tr, e->gen, e->arg[0]);
+		if (e->type == EV_GO_STOP) {
+			if (why && strcmp(why, "runtime.Gosched") == 0)
+				add_op(im, r, "gosched", json_true());
+			start(r, ns, G_RUNNABLE);
+		} else if (e->type == EV_GO_BLOCK) {
+			start(r, ns, G_BLOCKED);
+			r->block = block_kind(why);
+		} else {
+			start(r, ns, G_DEAD);
+		}
+		break;
+	}
+	case EV_GO_UNBLOCK:
+		if ((g = find_g(im, e->arg[0])) == NULL || g->runtime || g->state != G_BLOCKED)
+			break;
+		unblock(im, g, c, ns, chans);
+		break;
+	case EV_GO_SYSCALL_BEGIN:
+		if (c) {
+			end_stint(im, c, ns);
+			start(c, ns, G_SYSCALL);
+		}
+		break;
+	case EV_GO_SYSCALL_END: case EV_GO_SYSCALL_END_BLOCKED:
+		if (c && c->state == G_SYSCALL) {
+			add_op(im, c, "syscall", json_integer(ticks_us(ns - c->since)));
+			start(c, ns, e->type == EV_GO_SYSCALL_END ? G_RUNNING : G_RUNNABLE);
+			if (e->type == EV_GO_SYSCALL_END_BLOCKED)
+				set_cur(im, e->m, NULL);
+		}
+		break;
+	case EV_GO_CREATE_SYSCALL: case EV_GO_DESTROY_SYSCALL:
+		note(im, "a cgo callback (a goroutine created or destroyed in a syscall): left out");
+		break;
+	case EV_GO_SWITCH: case EV_GO_SWITCH_DESTROY:
+		note(im, "a coroutine switch (iter.Pull): not replayed");
+		break;
+	default:
+		break;
+	}
+}
+
+/* The go ops' references (creation indexes) into function names; names
+ * given children first (a child is created after its parent). */
+static int name_all(struct imp *im, int merge, json_t *funcs)
+{
+	json_t *seen = json_object(), *count = json_object();
+	int rc = seen && count ? 0 : -1;
+	for (size_t k = im->ng; k-- > 0 && rc == 0;) {
+		struct ig *g = &im->g[k];
+		if (g->runtime)
+			continue;
+		size_t i;
+		json_t *op;
+		json_array_foreach(g->ops, i, op) {
+			json_t *ref = json_object_get(op, "go");
+			if (ref && json_is_integer(ref)) {
+				size_t c = (size_t)json_integer_value(ref);
+				if (c <= k || c >= im->ng || !im->g[c].name || json_object_set_new(op, "go", json_string(im->g[c].name)))
+					rc = -1;
+			}
+		}
+		if (g->goid == 1 && k == 0)
+			continue;
+		char *ops = json_dumps(g->ops, JSON_COMPACT);
+		size_t n = ops ? strlen(g->fn) + strlen(ops) + 32 : 0;
+		char *key = ops ? malloc(n) : NULL;
+		if (!key) {
+			free(ops);
+			rc = -1;
+			break;
+		}
+		snprintf(key, n, "%s\n%s", g->fn, merge ? ops : "");
+		json_t *was = merge ? json_object_get(seen, key) : NULL;
+		if (was) {
+			g->name = strdup(json_string_value(was));
+		} else {
+			json_t *cnt = json_object_get(count, g->fn);
+			json_int_t m = cnt ? json_integer_value(cnt) + 1 : 1;
+			json_object_set_new(count, g->fn, json_integer(m));
+			size_t ln = strlen(g->fn) + 24;
+			g->name = malloc(ln);
+			if (g->name) {
+				if (m == 1 && strcmp(g->fn, "main") != 0)
+					snprintf(g->name, ln, "%s", g->fn);
+				else
+					snprintf(g->name, ln, "%s_%lld", g->fn, (long long)m);
+				if (json_object_set_new(seen, key, json_string(g->name)) ||
+				    json_object_set(funcs, g->name, g->ops))
+					rc = -1;
+			}
+		}
+		if (!g->name)
+			rc = -1;
+		free(key);
+		free(ops);
+	}
+	json_decref(seen);
+	json_decref(count);
+	return rc;
+}
+
+static json_t *workload(struct imp *im, int merge)
+{
+	struct ig *main_g = im->ng && im->g[0].goid == 1 ? &im->g[0] : NULL;
+	json_t *w = json_object(), *chans = json_object(), *funcs = json_object();
+	if (!w || !chans || !funcs)
+		goto fail;
+	for (size_t i = 0; i < im->tr.nev && !im->oom && !im->bad[0]; i++)
+		event(im, &im->tr.ev[i], chans);
+	for (size_t k = 0; k < im->ng; k++)
+		if (!im->g[k].runtime)
+			end_stint(im, &im->g[k], im->end);
+	if (im->bad[0]) {
+		json_decref(w);
+		json_decref(chans);
+		json_decref(funcs);
+		return NULL;
+	}
+	if (im->oom || name_all(im, merge, funcs))
+		goto fail;
+	if (!main_g)
+		main_g = find_g(im, 1);
+	if (!main_g || main_g->runtime) {
+		json_decref(w);
+		json_decref(chans);
+		json_decref(funcs);
+		errno = EINVAL;
+		return NULL;
+	}
+	const char *base = strrchr(im->file, '/');
+	base = base ? base + 1 : im->file;
+	char desc[512], name[256];
+	snprintf(name, sizeof name, "%s", base);
+	ident(name, name);
+	long users = 0;
+	for (size_t k = 0; k < im->ng; k++)
+		users += !im->g[k].runtime;
+	snprintf(desc, sizeof desc, "Imported by gosim import from %s (%lld us of trace): %ld goroutines in %zu functions; "
+		 "%ld runtime goroutines (GC workers, finalizer, sweeper, trace reader; start function runtime.*) left out.",
+		 name, (long long)(im->end / 1000), users, json_object_size(funcs), im->nruntime);
+	uint64_t procs = im->procs ? im->procs : im->maxp ? im->maxp : 1;
+	if (json_object_set_new(w, "name", json_string(name)) || json_object_set_new(w, "description", json_string(desc)) ||
+	    json_object_set_new(w, "procs", json_integer((json_int_t)procs)) || json_object_set_new(w, "chans", chans) ||
+	    json_object_set(w, "main", main_g->ops) || json_object_set_new(w, "funcs", funcs))
+		goto fail_w;
+	return w;
+fail:
+	json_decref(chans);
+	json_decref(funcs);
+fail_w:
+	json_decref(w);
+	im->oom = 1;
+	return NULL;
+}
+
+static void imp_free(struct imp *im)
+{
+	for (size_t k = 0; k < im->ng; k++) {
+		free(im->g[k].fn);
+		free(im->g[k].name);
+		json_decref(im->g[k].ops);
+	}
+	free(im->g);
+	free(im->slot);
+	free(im->ms);
+	gtr_free(&im->tr);
+}
+
+static uint8_t *slurp(const char *path, size_t *n, struct stat *st)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	uint8_t *b = NULL;
+	size_t cap = 0, len = 0;
+	if (fstat(fileno(f), st) == 0 && S_ISDIR(st->st_mode)) {
+		fclose(f);
+		errno = EISDIR;
+		return NULL;
+	}
+	for (;;) {
+		if (len == cap) {
+			size_t c = cap ? cap * 2 : 1 << 16;
+			uint8_t *a = realloc(b, c);
+			if (!a) {
+				free(b);
+				fclose(f);
+				errno = ENOMEM;
+				return NULL;
+			}
+			b = a;
+			cap = c;
+		}
+		size_t k = fread(b + len, 1, cap - len, f);
+		len += k;
+		if (k == 0)
+			break;
+	}
+	int err = ferror(f);
+	fclose(f);
+	if (err) {
+		free(b);
+		errno = EIO;
+		return NULL;
+	}
+	*n = len;
+	return b;
+}
+
+/* s as a JSON string, malloc'd. */
+static char *quoted(const char *s)
+{
+	json_t *j = json_string(s);
+	char *q = j ? json_dumps(j, JSON_ENCODE_ANY) : NULL;
+	json_decref(j);
+	return q;
+}
+
+/* One op array, an op a line. */
+static int put_ops(FILE *f, json_t *ops, const char *indent)
+{
+	size_t i;
+	json_t *op;
+	if (fputs("[", f) == EOF)
+		return -1;
+	json_array_foreach(ops, i, op) {
+		char *s = json_dumps(op, JSON_COMPACT | JSON_PRESERVE_ORDER);
+		int bad_put = !s || fprintf(f, "%s\n%s  %s", i ? "," : "", indent, s) < 0;
+		free(s);
+		if (bad_put)
+			return -1;
+	}
+	return fprintf(f, "\n%s]", indent) < 0 ? -1 : 0;
+}
+
+/* The workload as people write them: the fields a line each, an op a line. */
+static int put_workload(FILE *f, json_t *w)
+{
+	const char *key;
+	json_t *v;
+	int first = 1;
+	if (fputs("{", f) == EOF)
+		return -1;
+	json_object_foreach(w, key, v) {
+		char *k = quoted(key);
+		if (!k || fprintf(f, "%s\n  %s: ", first ? "" : ",", k) < 0) {
+			free(k);
+			return -1;
+		}
+		free(k);
+		first = 0;
+		if (strcmp(key, "main") == 0) {
+			if (put_ops(f, v, "  "))
+				return -1;
+		} else if (strcmp(key, "funcs") == 0) {
+			const char *fn;
+			json_t *ops;
+			int ffirst = 1;
+			if (fputs("{", f) == EOF)
+				return -1;
+			json_object_foreach(v, fn, ops) {
+				char *q = quoted(fn);
+				int bad_put = !q || fprintf(f, "%s\n    %s: ", ffirst ? "" : ",", q) < 0 || put_ops(f, ops, "    ");
+				free(q);
+				if (bad_put)
+					return -1;
+				ffirst = 0;
+			}
+			if (fputs("\n  }", f) == EOF)
+				return -1;
+		} else {
+			char *s = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY | JSON_PRESERVE_ORDER);
+			int bad_put = !s || fputs(s, f) == EOF;
+			free(s);
+			if (bad_put)
+				return -1;
+		}
+	}
+	return fputs("\n}\n", f) == EOF ? -1 : 0;
+}
+
+/* The workload of n bytes of trace, or NULL with the reason in err and
+ * *status the exit status (2 bad input, 5 out of memory). */
+static json_t *import_buf(struct imp *im, const uint8_t *buf, size_t n, int merge, char *err, size_t errn,
+			  int *status)
+{
+	*status = 2;
+	if (gotrace_read(buf, n, &im->tr, err, errn))
+		return NULL;
+	json_t *w = workload(im, merge);
+	if (!w) {
+		if (im->bad[0])
+			snprintf(err, errn, "%s", im->bad);
+		else
+			snprintf(err, errn, "%s", im->oom ? "out of memory" : "no main goroutine (goroutine 1) in the trace");
+		*status = im->bad[0] || !im->oom ? 2 : 5;
+	}
+	return w;
+}
+
+char *import_text(const uint8_t *buf, size_t n, int merge)
+{
+	struct imp im = { .file = "fuzz" };
+	char err[256], *text = NULL;
+	size_t len = 0;
+	int status;
+	json_t *w = import_buf(&im, buf, n, merge, err, sizeof err, &status);
+	FILE *f = w ? open_memstream(&text, &len) : NULL;
+	if (f) {
+		int bad_put = put_workload(f, w) != 0;
+		if (fclose(f) != 0 || bad_put) {
+			free(text);
+			text = NULL;
+		}
+	}
+	json_decref(w);
+	imp_free(&im);
+	return text;
+}
+
+static const char import_usage[] =
+	"Usage: gosim import FILE.trace [-o WORKLOAD.json] [--no-merge]\n"
+	"Turn a Go execution trace (runtime/trace, go test -trace; Go 1.22+) into a\n"
+	"workload that gosim replays: gosim -w WORKLOAD.json -p N.\n"
+	"  -o, --output=FILE  the workload (default '-': stdout)\n"
+	"      --no-merge     one function per goroutine (default: goroutines of one\n"
+	"                     site with identical ops share a function)\n";
+
+int import_main(int argc, char **argv)
+{
+	static const struct option opts[] = { { "output", required_argument, NULL, 'o' },
+					      { "no-merge", no_argument, NULL, 'M' },
+					      { "help", no_argument, NULL, 'h' },
+					      { NULL, 0, NULL, 0 } };
+	const char *outp = "-";
+	int merge = 1, c;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+		if (c == 'o')
+			outp = optarg;
+		else if (c == 'M')
+			merge = 0;
+		else if (c == 'h') {
+			fputs(import_usage, stdout);
+			return 0;
+		} else {
+			msg_usage("import: bad option");
+			return 2;
+		}
+	}
+	if (optind != argc - 1) {
+		msg_usage("import: takes one trace file");
+		return 2;
+	}
+	struct imp im = { .file = argv[optind] };
+	struct stat st;
+	size_t n = 0;
+	uint8_t *buf = slurp(im.file, &n, &st);
+	if (!buf) {
+		msg_error("%s: %s", im.file, strerror(errno));
+		return 2;
+	}
+	char err[256];
+	int status;
+	json_t *w = import_buf(&im, buf, n, merge, err, sizeof err, &status);
+	free(buf);
+	if (!w) {
+		msg_error("%s: %s", im.file, err);
+		imp_free(&im);
+		return status;
+	}
+	for (int i = 0; i < im.nnotes; i++)
+		msg_error("%s: %ld x %s", im.file, im.notes[i].n, im.notes[i].what);
+	struct out o;
+	int rc = 0;
+	if (out_open(&o, outp, &st, 1) != 0) {
+		msg_error("%s: %s", outp, o.why ? o.why : strerror(errno));
+		rc = 2;
+	} else {
+		int bad_w = put_workload(o.f, w) != 0 || fflush(o.f) == EOF;
+		if (out_close(&o, !bad_w) != 0 || bad_w) {
+			msg_error("%s: %s", outp, strerror(errno ? errno : EIO));
+			rc = 2;
+		}
+	}
+	json_decref(w);
+	imp_free(&im);
+	return rc;
+}

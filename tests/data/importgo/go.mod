@@ -1,0 +1,3 @@
+module importgo
+
+go 1.23

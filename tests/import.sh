@@ -1,0 +1,87 @@
+#!/bin/sh
+# import.sh GOSIM: gosim import, a Go execution trace into a workload.
+#
+# 1. Round trip: every built-in workload's --format=gotrace trace imports
+#    to a workload that replays to the same schedule: the same goroutine
+#    count, makespan, per-goroutine CPU time (--report=json) and
+#    fingerprint, at the workload's Ps and at 3 Ps.
+# 2. A real trace, captured here from tests/data/importgo/main.go at
+#    GOMAXPROCS=2 (tools/capture), imports to the golden
+#    tests/data/importgo/importgo.json, which replays at 1, 2 and 4 Ps.
+# 3. Malformed input: the trace truncated at many offsets and with bytes
+#    flipped gives exit 0 or a one-line error "gosim: FILE: ..." and exit 2,
+#    never a crash; a file that is not a trace, a missing file, bad usage: 2.
+set -u
+gosim=${1:?usage: tests/import.sh GOSIM}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+no() { echo "import: FAIL: $*"; fail=1; }
+
+shape() { # the schedule's figures: summary lines and per-G CPU time
+	"$gosim" "$@" --report=json > "$tmp/r.json" 2>/dev/null || return 1
+	python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+print(sorted((g["g"], g["time_us"]["running"]) for g in d["goroutines"]))' "$tmp/r.json"
+	"$gosim" "$@" 2>/dev/null | grep -E '^  (outcome|makespan|goroutines|fingerprint) '
+}
+
+for w in fanout syscalls tightloop pingpong sleepers; do
+	for p in "" 3; do
+		pp=${p:+-p $p}
+		"$gosim" -w $w $pp -q -t "$tmp/$w.trace" || { no "$w $pp: gosim run"; continue; }
+		"$gosim" import "$tmp/$w.trace" -o "$tmp/$w.json" 2> "$tmp/err" || { no "$w $pp: import: $(cat "$tmp/err")"; continue; }
+		[ -s "$tmp/err" ] && no "$w $pp: import reported what gosim itself wrote: $(head -1 "$tmp/err")"
+		a=$(shape -w $w $pp) b=$(shape -w "$tmp/$w.json" $pp)
+		[ -n "$a" ] && [ "$a" = "$b" ] || no "$w $pp: the replay differs: $a / $b"
+	done
+done
+
+data=$(dirname "$0")/data/importgo
+"$gosim" import "$data/importgo.trace" -o "$tmp/real.json" 2> "$tmp/err" || no "real trace: $(cat "$tmp/err")"
+cmp -s "$tmp/real.json" "$data/importgo.json" || { no "real trace: differs from the golden workload"; diff "$data/importgo.json" "$tmp/real.json" | head; }
+for p in 1 2 4; do
+	"$gosim" -w "$tmp/real.json" -p $p -q || no "the imported workload does not replay at -p $p"
+done
+
+# Malformed and truncated traces.
+t=$data/importgo.trace
+n=$(wc -c < "$t")
+check_bad() { # FILE WHAT: exit 0, or 2 with one line naming FILE
+	"$gosim" import "$1" -o "$tmp/out.json" > /dev/null 2> "$tmp/err"
+	rc=$?
+	if [ $rc -eq 2 ]; then
+		[ "$(wc -l < "$tmp/err")" -eq 1 ] && grep -q "^gosim: $1: " "$tmp/err" || no "$2: not one line naming the file: $(cat "$tmp/err")"
+	elif [ $rc -ne 0 ]; then
+		no "$2: exit $rc: $(head -2 "$tmp/err")"
+	fi
+}
+cases=0
+off=0
+while [ $off -lt "$n" ]; do
+	head -c $off "$t" > "$tmp/cut.trace"
+	check_bad "$tmp/cut.trace" "truncated at $off"
+	cases=$((cases + 1))
+	if [ $off -lt 64 ]; then off=$((off + 1)); else off=$((off + 37)); fi
+done
+off=16
+while [ $off -lt "$n" ]; do
+	for byte in '\377' '\000' '\200'; do
+		{ head -c $off "$t"; printf "$byte"; tail -c +$((off + 2)) "$t"; } > "$tmp/flip.trace"
+		check_bad "$tmp/flip.trace" "byte $off set to $byte"
+		cases=$((cases + 1))
+	done
+	off=$((off + 53))
+done
+printf 'not a trace at all, but long enough\n' > "$tmp/text.trace"
+"$gosim" import "$tmp/text.trace" 2> "$tmp/err" > /dev/null; [ $? -eq 2 ] && grep -q "offset 0: not a Go 1.22" "$tmp/err" || no "a text file: $(cat "$tmp/err")"
+"$gosim" import "$tmp/missing.trace" 2> /dev/null; [ $? -eq 2 ] || no "a missing file is not exit 2"
+"$gosim" import 2> /dev/null; [ $? -eq 2 ] || no "no file is not exit 2"
+echo old > "$tmp/keep.json"
+head -c 100 "$t" > "$tmp/cut.trace"
+"$gosim" import "$tmp/cut.trace" -o "$tmp/keep.json" 2> /dev/null
+[ "$(cat "$tmp/keep.json")" = old ] || no "a failed import replaced the old output file"
+
+[ $fail -eq 0 ] && echo "import: ok (10 round trips, the real trace's golden workload, $cases malformed traces)"
+exit $fail
