@@ -14,7 +14,9 @@
  *   "IO wait" a net of the observed wait;
  * - GoSyscallBegin..End is a syscall of the observed duration;
  * - GoStop "runtime.Gosched" is a gosched; "preempted" nothing (the
- *   scheduler's, not the program's).
+ *   scheduler's, not the program's);
+ * - a user region (trace.StartRegion .. End) is a region around the ops
+ *   between its begin and end.
  * Durations are rounded to gosim's 10 us tick; run stints carry the
  * rounding error on, so each goroutine's CPU total is kept to 10 us.
  * Goroutines whose start function is in runtime or runtime/... are left out
@@ -53,6 +55,9 @@ struct ig {
 	int64_t cpu_ns, cpu_emitted_us;
 	size_t created;   /* creation order */
 	json_t *ops;
+	json_t **open;    /* the bodies of the regions it is in, innermost last */
+	const char **open_name;
+	size_t nopen, capopen;
 	char *name;       /* the function it runs in the output */
 };
 
@@ -200,8 +205,50 @@ static void set_cur(struct imp *im, uint64_t m, const struct ig *g)
 static void add_op(struct imp *im, struct ig *g, const char *key, json_t *v)
 {
 	json_t *o = json_object();
-	if (!o || !v || json_object_set_new(o, key, v) || json_array_append_new(g->ops, o))
+	if (!o || !v || json_object_set_new(o, key, v) || json_array_append_new(g->nopen ? g->open[g->nopen - 1] : g->ops, o))
 		im->oom = 1;
+}
+
+/* trace.StartRegion: the ops until its end go into a region's body. */
+static void region_begin(struct imp *im, struct ig *g, const char *name)
+{
+	if (g->nopen == g->capopen) {
+		size_t c = g->capopen ? g->capopen * 2 : 4;
+		json_t **a = realloc(g->open, c * sizeof *a);
+		const char **n = a ? realloc(g->open_name, c * sizeof *n) : NULL;
+		if (a)
+			g->open = a;
+		if (!n) {
+			im->oom = 1;
+			return;
+		}
+		g->open_name = n;
+		g->capopen = c;
+	}
+	json_t *body = json_array();
+	if (!body) {
+		im->oom = 1;
+		return;
+	}
+	g->open[g->nopen] = body;
+	g->open_name[g->nopen++] = name ? name : "region";
+}
+
+static void region_end(struct imp *im, struct ig *g)
+{
+	if (!g->nopen) {
+		note(im, "a region that began before the trace started: its end left out");
+		return;
+	}
+	json_t *body = g->open[--g->nopen];
+	char *name = malloc(strlen(g->open_name[g->nopen]) + 1);
+	json_t *o = json_object();
+	if (name)
+		ident(name, g->open_name[g->nopen]);
+	if (!name || !o || json_object_set_new(o, "region", json_string(name)) || json_object_set_new(o, "body", body) ||
+	    json_array_append_new(g->nopen ? g->open[g->nopen - 1] : g->ops, o))
+		im->oom = 1;
+	free(name);
 }
 
 static int64_t ticks_us(int64_t ns)
@@ -378,6 +425,8 @@ static void event(struct imp *im, const struct gtr_event *e, json_t *chans)
 			r->block = block_kind(why);
 		} else {
 			start(r, ns, G_DEAD);
+			while (r->nopen)
+				region_end(im, r);
 		}
 		break;
 	}
@@ -400,6 +449,15 @@ static void event(struct imp *im, const struct gtr_event *e, json_t *chans)
 				set_cur(im, e->m, NULL);
 		}
 		break;
+	case EV_USER_REGION_BEGIN: case EV_USER_REGION_END:
+		if (!c)
+			break;
+		end_stint(im, c, ns);
+		if (e->type == EV_USER_REGION_BEGIN)
+			region_begin(im, c, gtr_string(tr, e->gen, e->arg[1]));
+		else
+			region_end(im, c);
+		break;
 	case EV_GO_CREATE_SYSCALL: case EV_GO_DESTROY_SYSCALL:
 		note(im, "a cgo callback (a goroutine created or destroyed in a syscall): left out");
 		break;
@@ -409,6 +467,43 @@ static void event(struct imp *im, const struct gtr_event *e, json_t *chans)
 	default:
 		break;
 	}
+}
+
+/* The go ops of goroutine k's ops (regions' bodies included, walked with
+ * a stack of arrays, not recursion): creation indexes into names. */
+static int resolve_gos(struct imp *im, json_t *ops, size_t k)
+{
+	json_t **todo = malloc(sizeof *todo);
+	size_t n = 0, cap = 1;
+	int rc = todo ? 0 : -1;
+	if (todo)
+		todo[n++] = ops;
+	while (n && rc == 0) {
+		json_t *a = todo[--n], *op;
+		size_t i;
+		json_array_foreach(a, i, op) {
+			json_t *ref = json_object_get(op, "go"), *body = json_object_get(op, "body");
+			if (ref && json_is_integer(ref)) {
+				size_t c = (size_t)json_integer_value(ref);
+				if (c <= k || c >= im->ng || !im->g[c].name || json_object_set_new(op, "go", json_string(im->g[c].name)))
+					rc = -1;
+			}
+			if (body && json_is_array(body)) {
+				if (n == cap) {
+					json_t **t = realloc(todo, 2 * cap * sizeof *t);
+					if (!t) {
+						rc = -1;
+						break;
+					}
+					todo = t;
+					cap *= 2;
+				}
+				todo[n++] = body;
+			}
+		}
+	}
+	free(todo);
+	return rc;
 }
 
 /* The go ops' references (creation indexes) into function names; names
@@ -421,16 +516,8 @@ static int name_all(struct imp *im, int merge, json_t *funcs)
 		struct ig *g = &im->g[k];
 		if (g->runtime)
 			continue;
-		size_t i;
-		json_t *op;
-		json_array_foreach(g->ops, i, op) {
-			json_t *ref = json_object_get(op, "go");
-			if (ref && json_is_integer(ref)) {
-				size_t c = (size_t)json_integer_value(ref);
-				if (c <= k || c >= im->ng || !im->g[c].name || json_object_set_new(op, "go", json_string(im->g[c].name)))
-					rc = -1;
-			}
-		}
+		if (resolve_gos(im, g->ops, k))
+			rc = -1;
 		if (g->goid == 1 && k == 0)
 			continue;
 		char *ops = json_dumps(g->ops, JSON_COMPACT);
@@ -480,8 +567,11 @@ static json_t *workload(struct imp *im, int merge)
 	for (size_t i = 0; i < im->tr.nev && !im->oom && !im->bad[0]; i++)
 		event(im, &im->tr.ev[i], chans);
 	for (size_t k = 0; k < im->ng; k++)
-		if (!im->g[k].runtime)
+		if (!im->g[k].runtime) {
 			end_stint(im, &im->g[k], im->end);
+			while (im->g[k].nopen && !im->oom)
+				region_end(im, &im->g[k]);
+		}
 	if (im->bad[0]) {
 		json_decref(w);
 		json_decref(chans);
@@ -531,6 +621,10 @@ static void imp_free(struct imp *im)
 		free(im->g[k].fn);
 		free(im->g[k].name);
 		json_decref(im->g[k].ops);
+		for (size_t i = 0; i < im->g[k].nopen; i++)
+			json_decref(im->g[k].open[i]);
+		free(im->g[k].open);
+		free(im->g[k].open_name);
 	}
 	free(im->g);
 	free(im->slot);

@@ -244,8 +244,13 @@ int gotrace_read(const uint8_t *buf, size_t n, struct gtr_trace *t, char *err, s
 	qsort(t->ev, t->nev, sizeof *t->ev, by_time);
 	uint64_t t0 = t->ev[0].raw_ts;
 	for (size_t i = 0; i < t->nev; i++) {
-		uint64_t d = t->ev[i].raw_ts - t0;
-		t->ev[i].ns = (int64_t)((double)d * 1e9 / (double)t->freq + 0.5);
+		double ns = (double)(t->ev[i].raw_ts - t0) * 1e9 / (double)t->freq + 0.5;
+		if (ns > 9e18) { /* past int64 ns: 292 years */
+			bad(&r, t->ev[i].off, "a timestamp %.3g s after the trace's first", ns / 1e9);
+			gtr_free(t);
+			return -1;
+		}
+		t->ev[i].ns = (int64_t)ns;
 	}
 	qsort(t->str, t->nstr, sizeof *t->str, by_key);
 	qsort(t->stk, t->nstk, sizeof *t->stk, by_key);

@@ -1,9 +1,11 @@
 // A tiny program captured with runtime/trace for gosim import's golden test
 // (tests/import.sh): a producer sends 4 jobs over an unbuffered channel to
-// two workers, which burn CPU, sleep and report back to main; GOMAXPROCS=2.
+// two workers, which burn CPU and sleep in a trace region "job" and report
+// back to main; GOMAXPROCS=2.
 package main
 
 import (
+	"context"
 	"os"
 	"runtime/trace"
 	"time"
@@ -20,8 +22,10 @@ func spin(d time.Duration) {
 
 func worker(jobs <-chan int, done chan<- int) {
 	for j := range jobs {
-		spin(200 * time.Microsecond)
-		time.Sleep(100 * time.Microsecond)
+		trace.WithRegion(context.Background(), "job", func() {
+			spin(200 * time.Microsecond)
+			time.Sleep(100 * time.Microsecond)
+		})
 		done <- j
 	}
 }
