@@ -29,6 +29,34 @@ for w in $workloads; do
 	done
 done
 
+# Regions: nested, entered by several goroutines, with random lengths; the
+# small case's figures are also known by hand (req: 3 x 300us, inner 200us).
+cat >"$T/reg.json" <<'EOF2'
+{"name":"reg","procs":2,"chans":{"c":0},"main":[{"go":"w"},{"go":"w"},{"region":"req","body":[{"run":"100us"},{"region":"inner","body":[{"recv":"c"}]}]},{"recv":"c"}],
+ "funcs":{"w":[{"region":"req","body":[{"run":"300us"},{"send":"c"}]}]}}
+EOF2
+if "$GOSIM" -w "$T/reg.json" --trace "$T/t.json" --report=json >"$T/r.json" 2>"$T/err" &&
+	"$GOSIM" -w "$T/reg.json" --report=csv >"$T/r.csv" 2>>"$T/err" &&
+	/usr/bin/python3 "$HERE/report_check.py" "$T/t.json" "$T/r.json" "$T/r.csv" >"$T/err" 2>&1 &&
+	grep -q '"req":{"count":3,"p50_us":300,"p90_us":300,"p99_us":300,"max_us":300}' "$T/r.json" &&
+	grep -q '"inner":{"count":1,"p50_us":200,' "$T/r.json"; then
+	ok "region latency is each region's begin to end, innermost first"
+else
+	bad "region latency is each region's begin to end, innermost first"
+fi
+cat >"$T/reg2.json" <<'EOF2'
+{"name":"reg2","procs":2,"chans":{"c":4},"main":[{"repeat":40,"body":[{"go":"h"}]},{"repeat":40,"body":[{"recv":"c"}]}],
+ "funcs":{"h":[{"region":"request","body":[{"run":{"uniform":["50us","400us"]}},{"region":"db","body":[{"syscall":{"exp":"200us"}}]},{"send":"c"}]}]}}
+EOF2
+if "$GOSIM" -w "$T/reg2.json" -s 3 --trace "$T/t.json" --report=json >"$T/r.json" 2>"$T/err" &&
+	"$GOSIM" -w "$T/reg2.json" -s 3 --report=csv >"$T/r.csv" 2>>"$T/err" &&
+	/usr/bin/python3 "$HERE/report_check.py" "$T/t.json" "$T/r.json" "$T/r.csv" >"$T/err" 2>&1 &&
+	grep -q '"request":{"count":40,' "$T/r.json" && grep -q '"db":{"count":40,' "$T/r.json"; then
+	ok "region latency of 40 requests with random lengths matches the trace"
+else
+	bad "region latency of 40 requests with random lengths matches the trace"
+fi
+
 # A channel and a mutex share object index 0: each wait is named by its own kind.
 cat >"$T/mix.json" <<'EOF2'
 {"name":"mix","procs":2,"chans":{"c":1},"mutexes":["mu"],"main":[{"repeat":3,"body":[{"go":"w"}]},{"recv":"c"},{"recv":"c"},{"recv":"c"}],

@@ -204,6 +204,27 @@ def analyse(trace, rep):
                 p_iv=p_iv, p_segs=p_segs, m_iv=m_iv, cnt=cnt, peak=peak)
 
 
+def check_regions(trace, rep, eq):
+    """Region latency from the trace's region records: per G, a begin
+    (n 1) opens a region, an end (n 0) closes the innermost one. The trace
+    names a region by index (obj), in the workload's order; the report lists
+    every region in that order, so the i-th name is region i."""
+    open_, samples = defaultdict(list), defaultdict(list)
+    for e in trace["events"]:
+        if e.get("ev") != "region":
+            continue
+        if e["n"]:
+            open_[e["g"]].append((e["obj"], e["t"]))
+        elif open_[e["g"]]:
+            obj, t = open_[e["g"]].pop()
+            samples[obj].append(e["t"] - t)
+    names = list(rep.get("latency_by_region", {}))
+    if samples:
+        eq("regions listed", len(names) > max(samples), True)
+    for i, name in enumerate(names):
+        eq(f"region latency {name}", rep["latency_by_region"][name], nearest_rank(samples.get(i, [])))
+
+
 def check_csv(path, rep, eq):
     import csv
     rows = list(csv.reader(open(path)))
@@ -219,6 +240,8 @@ def check_csv(path, rep, eq):
             want = rep["report"][metric]
         elif sec == "latency":
             want = (rep["latency"] if name == "all" else rep["latency_by_function"][name])[metric]
+        elif sec == "region_latency":
+            want = rep["latency_by_region"][name][metric]
         elif sec == "function":
             want = rep["time_by_function"][name][metric]
         elif sec == "function_time_us":
@@ -284,6 +307,7 @@ def main():
     eq("latency functions", sorted(rep["latency_by_function"]), sorted(lat_fn))
     for fn, s in lat_fn.items():
         eq(f"latency {fn}", rep["latency_by_function"].get(fn), nearest_rank(s))  # noqa
+    check_regions(trace, rep, eq)
     for gr in rep["goroutines"]:
         by_fn[fn_of[gr["g"]]].append(gr)
     eq("functions", sorted(rep["time_by_function"]), sorted(by_fn))

@@ -163,6 +163,8 @@ struct report *report_open(const struct trace_meta *tm, const struct report_opts
 					.seed = tm->cfg.seed, .sysmon_m = REPORT_SYSMON_M, .nfuncs = tm->nfuncs,
 					.nchans = tm->nchans, .func_names = copy_names(tm->func_names, tm->nfuncs),
 					.chan_names = copy_names(tm->chan_names, tm->nchans),
+					.nregions = tm->nregions,
+					.region_names = copy_names(tm->region_names, tm->nregions),
 					.threshold_us = opts->threshold_us, .why_g = opts->why_g };
 	struct report_meta *meta = &r->meta;
 	if (tm->config_json && !(meta->config_json = strdup(tm->config_json))) {
@@ -172,8 +174,10 @@ struct report *report_open(const struct trace_meta *tm, const struct report_opts
 	r->keep_segs = meta->threshold_us > 0 || meta->why_g > 0;
 	r->ps = calloc((size_t)meta->procs, sizeof *r->ps);
 	r->lat_fn = calloc((size_t)meta->nfuncs + 1, sizeof *r->lat_fn);
-	if (!r->ps || !r->lat_fn || !meta->workload || !names_ok(meta->func_names, meta->nfuncs) ||
-	    !names_ok(meta->chan_names, meta->nchans)) {
+	r->lat_region = calloc((size_t)meta->nregions + 1, sizeof *r->lat_region);
+	r->regs_free = -1;
+	if (!r->ps || !r->lat_fn || !r->lat_region || !meta->workload || !names_ok(meta->func_names, meta->nfuncs) ||
+	    !names_ok(meta->chan_names, meta->nchans) || !names_ok(meta->region_names, meta->nregions)) {
 		report_free(r);
 		return NULL;
 	}
@@ -190,6 +194,10 @@ void report_free(struct report *r)
 	for (int32_t i = 0; r->lat_fn && i <= r->meta.nfuncs; i++)
 		hmap_free(&r->lat_fn[i]);
 	free(r->lat_fn);
+	for (int32_t i = 0; r->lat_region && i < r->meta.nregions; i++)
+		hmap_free(&r->lat_region[i]);
+	free(r->lat_region);
+	free(r->regs);
 	hmap_free(&r->key_ids);
 	free(r->keys);
 	free(r->gs);
@@ -204,6 +212,7 @@ void report_free(struct report *r)
 	free(r->meta.config_json);
 	free_names(r->meta.func_names, r->meta.nfuncs);
 	free_names(r->meta.chan_names, r->meta.nchans);
+	free_names(r->meta.region_names, r->meta.nregions);
 	free(r);
 }
 
@@ -481,7 +490,7 @@ static struct rg *g_new(struct report *r, const struct sim_event *e)
 		r->ng = gi + 1;
 	struct rg *gp = &r->gs[gi];
 	*gp = (struct rg){ .since = e->t, .born = e->t, .died = -1, .wait_start = -1, .fn = e->fn,
-			   .blocked = -1, .key = -1, .place = PL_NEW, .entry_p = -1 };
+			   .blocked = -1, .key = -1, .place = PL_NEW, .entry_p = -1, .region = -1 };
 	if (++r->nlive > r->peak.live)
 		r->peak.live = r->nlive;
 	return gp;
@@ -520,6 +529,40 @@ static int on_g(struct report *r, const struct sim_event *e)
 	return 0;
 }
 
+/* A region record (runtime/trace's WithRegion): n 1 enters region obj,
+ * n 0 leaves the G's innermost one; the time between is one sample of
+ * that region's latency. */
+static int on_region(struct report *r, const struct sim_event *e)
+{
+	if (e->g < 1 || e->g > r->ng || e->obj < 0 || e->obj >= r->meta.nregions)
+		return 0;
+	struct rg *gp = &r->gs[e->g - 1];
+	if (e->n) {
+		int32_t i = r->regs_free;
+		if (i >= 0) {
+			r->regs_free = r->regs[i].prev;
+		} else {
+			if (GROW(r->regs, r->regs_cap, r->nregs + 1))
+				return -1;
+			i = (int32_t)r->nregs++;
+		}
+		r->regs[i] = (struct open_region){ e->t, e->obj, gp->region };
+		gp->region = i;
+		return 0;
+	}
+	int32_t i = gp->region;
+	if (i < 0)
+		return 0;
+	int64_t *c = hmap_at(&r->lat_region[r->regs[i].obj], e->t - r->regs[i].t);
+	if (!c)
+		return -1;
+	(*c)++;
+	gp->region = r->regs[i].prev;
+	r->regs[i].prev = r->regs_free;
+	r->regs_free = i;
+	return 0;
+}
+
 int report_event(struct report *r, const struct sim_event *e)
 {
 	if (e->t > r->end)
@@ -537,6 +580,7 @@ int report_event(struct report *r, const struct sim_event *e)
 	case EV_SPILL: r->cnt.spills++; return 0;
 	case EV_HANDOFF: r->cnt.handoffs++; return 0;
 	case EV_PREEMPT: r->cnt.preempt_slice++; return 0;
+	case EV_REGION: return on_region(r, e);
 	}
 	return 0;
 }

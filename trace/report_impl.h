@@ -42,6 +42,7 @@ struct rg {
 	int64_t snap[3];     /* runnext, local, global totals when the wait began */
 	int32_t fn, blocked, key; /* key: its wait key while waiting */
 	int32_t entry_ahead, moves;
+	int32_t region;      /* its innermost open region (index into report.regs), -1 */
 	int16_t entry_p;
 	uint8_t place, entry_place, entry_reason;
 };
@@ -62,6 +63,14 @@ struct rm {
 
 struct open_wait {
 	int64_t t, n;
+};
+
+/* A region a G is inside: entered at t; prev: the region around it (a
+ * G's open regions are a stack, as the workload nests them), or the next
+ * free slot. */
+struct open_region {
+	int64_t t;
+	int32_t obj, prev;
 };
 
 /* G g ran on P p from start to end. */
@@ -93,8 +102,8 @@ struct report_meta {
 	char *config_json;  /* the run's config as JSON text, or NULL */
 	int procs;
 	uint64_t seed;
-	int32_t sysmon_m, nfuncs, nchans;
-	char **func_names, **chan_names;
+	int32_t sysmon_m, nfuncs, nchans, nregions;
+	char **func_names, **chan_names, **region_names;
 	int64_t threshold_us;
 	int32_t why_g;
 };
@@ -120,6 +129,10 @@ struct report {
 
 	struct hmap lat_all;       /* latency us -> count */
 	struct hmap *lat_fn;       /* per function; [nfuncs]: unknown function */
+	struct hmap *lat_region;   /* region latency (begin -> end) per region */
+	struct open_region *regs;  /* open regions of all Gs, and a free list */
+	int64_t nregs, regs_cap;
+	int32_t regs_free;
 
 	struct open_wait *open;
 	int64_t nopen, open_head, open_cap;

@@ -187,6 +187,15 @@ static int json_latency(FILE *f, const struct report *r)
 		json_lat(f, &l);
 		first = 0;
 	}
+	fputs("},\n\"latency_by_region\":{", f);
+	for (int32_t i = 0; i < r->meta.nregions; i++) {
+		if (report_latency(&r->lat_region[i], &l) != 0)
+			return -1;
+		fputs(i ? "," : "", f);
+		json_str(f, r->meta.region_names[i]);
+		fputc(':', f);
+		json_lat(f, &l);
+	}
 	fputs("},\n", f);
 	return 0;
 }
@@ -402,15 +411,15 @@ static void csv_row(FILE *f, const char *section, const char *name, const char *
 	fprintf(f, ",%" PRId64 "\n", v);
 }
 
-static void csv_lat(FILE *f, const char *name, const struct lat *l)
+static void csv_lat(FILE *f, const char *section, const char *name, const struct lat *l)
 {
-	csv_row(f, "latency", name, "count", l->count);
+	csv_row(f, section, name, "count", l->count);
 	if (l->count == 0)
 		return;
-	csv_row(f, "latency", name, "p50_us", l->p50);
-	csv_row(f, "latency", name, "p90_us", l->p90);
-	csv_row(f, "latency", name, "p99_us", l->p99);
-	csv_row(f, "latency", name, "max_us", l->max);
+	csv_row(f, section, name, "p50_us", l->p50);
+	csv_row(f, section, name, "p90_us", l->p90);
+	csv_row(f, section, name, "p99_us", l->p99);
+	csv_row(f, section, name, "max_us", l->max);
 }
 
 static void csv_times(FILE *f, const struct report *r, const char *section, const char *name, const int64_t *t,
@@ -458,13 +467,18 @@ static int write_csv(struct report *r, FILE *f, const struct sim_summary *sum)
 	struct lat l;
 	if (report_latency(&r->lat_all, &l) != 0)
 		return -1;
-	csv_lat(f, "all", &l);
+	csv_lat(f, "latency", "all", &l);
 	for (int32_t fn = 0; fn <= r->meta.nfuncs; fn++) {
 		if (r->lat_fn[fn].n == 0)
 			continue;
 		if (report_latency(&r->lat_fn[fn], &l) != 0)
 			return -1;
-		csv_lat(f, fn_name(r, fn), &l);
+		csv_lat(f, "latency", fn_name(r, fn), &l);
+	}
+	for (int32_t i = 0; i < r->meta.nregions; i++) {
+		if (report_latency(&r->lat_region[i], &l) != 0)
+			return -1;
+		csv_lat(f, "region_latency", r->meta.region_names[i], &l);
 	}
 	struct fagg *fa = fagg_build(r);
 	if (!fa)
@@ -518,6 +532,16 @@ static void text_latency(FILE *f, const struct report *r)
 		if (report_latency(h, &l) != 0)
 			return;
 		fprintf(f, "  %-16s %8" PRId64 " %12s %12s %12s %12s\n", fn < 0 ? "(all)" : fn_name(r, fn), l.count,
+			ms(b[0], l.p50), ms(b[1], l.p90), ms(b[2], l.p99), ms(b[3], l.max));
+	}
+	if (r->meta.nregions > 0) {
+		fputs("\nregion latency (a region's begin -> end, end to end)\n", f);
+		fprintf(f, "  %-16s %8s %12s %12s %12s %12s\n", "region", "count", "p50", "p90", "p99", "max");
+	}
+	for (int32_t i = 0; i < r->meta.nregions; i++) {
+		if (report_latency(&r->lat_region[i], &l) != 0)
+			return;
+		fprintf(f, "  %-16s %8" PRId64 " %12s %12s %12s %12s\n", r->meta.region_names[i], l.count,
 			ms(b[0], l.p50), ms(b[1], l.p90), ms(b[2], l.p99), ms(b[3], l.max));
 	}
 }

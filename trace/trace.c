@@ -51,7 +51,9 @@ int trace_meta_init(struct trace_meta *m, const struct program *prog, const stru
 	*m = (struct trace_meta){ .workload = prog->name, .workload_hash = workload_hash,
 				  .config_json = config_json, .cfg = *cfg, .procs = cfg->procs,
 				  .nfuncs = prog->nfuncs, .main_fn = prog->main_fn, .nchans = prog->nchans,
-				  .chan_names = (const char *const *)prog->chan_names };
+				  .chan_names = (const char *const *)prog->chan_names,
+				  .nregions = prog->nregions,
+				  .region_names = (const char *const *)prog->region_names };
 	const char **names = calloc((size_t)prog->nfuncs + 1, sizeof *names);
 	if (!names)
 		return -1;

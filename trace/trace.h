@@ -49,6 +49,8 @@ struct trace_meta {
 	int main_fn;
 	int nchans;
 	const char *const *chan_names; /* index: the program's channel */
+	int nregions;
+	const char *const *region_names; /* index: a region record's obj */
 };
 
 /* Fills m from a compiled program and its config; the names point into
