@@ -17,12 +17,12 @@ static int mark(struct sim *s, int32_t gi, int pl, const char *where)
 		return -1;
 	}
 	if (s->scratch[gi]) {
-		sim_broken(s, "G%d is in two places (second: %s)", goid(gi), where);
+		sim_broken(s, "G%d is in two places (second: %s)", goid(s, gi), where);
 		return -1;
 	}
 	s->scratch[gi] = 1;
 	if (s->allg[gi].place != pl) {
-		sim_broken(s, "G%d found in %s but records place %s", goid(gi), where,
+		sim_broken(s, "G%d found in %s but records place %s", goid(s, gi), where,
 			   sim_place_name(s->allg[gi].place));
 		return -1;
 	}
@@ -84,7 +84,7 @@ static int check_waiting(struct sim *s)
 			return -1;
 		for (int32_t sg = gp->u.waiting; sg >= 0; sg = s->sudogs[sg].waitlink, owned++) {
 			if (owned > s->nsudog || s->sudogs[sg].g != gi || seen[sg] != 1) {
-				sim_broken(s, "G%d's sudog %d is not in the queue it names", goid(gi), sg);
+				sim_broken(s, "G%d's sudog %d is not in the queue it names", goid(s, gi), sg);
 				return -1;
 			}
 			seen[sg] = 2;
@@ -128,7 +128,7 @@ static int check_netpoll(struct sim *s)
 	int64_t n = 0, waiters = 0;
 	for (int32_t gi = s->netready.head; gi >= 0; gi = s->allg[gi].schedlink, n++)
 		if (n > s->ng || s->allg[gi].place != PL_WAITING || s->allg[gi].waitreason != WR_IO_WAIT) {
-			sim_broken(s, "the poller's ready list holds G%d, which is not in IO wait", goid(gi));
+			sim_broken(s, "the poller's ready list holds G%d, which is not in IO wait", goid(s, gi));
 			return -1;
 		}
 	for (int32_t gi = 0; gi < s->ng; gi++)
@@ -201,7 +201,7 @@ static int check_m(struct sim *s, int32_t mi)
 	if (mark(s, mp->curg, pl, "an M's curg") != 0)
 		return -1;
 	if (s->allg[mp->curg].m != mi) {
-		sim_broken(s, "G%d runs on M%d but records M%d", goid(mp->curg), mi, s->allg[mp->curg].m);
+		sim_broken(s, "G%d runs on M%d but records M%d", goid(s, mp->curg), mi, s->allg[mp->curg].m);
 		return -1;
 	}
 	return 0;
@@ -250,9 +250,9 @@ static int check_all(struct sim *s)
 	int64_t live = 0;
 	for (int32_t gi = 0; gi < s->ng; gi++) {
 		const struct g *gp = &s->allg[gi];
-		live += gp->status != G_DEAD;
+		live += g_status(gp) != G_DEAD;
 		if (!s->scratch[gi] && gp->place != PL_DEAD && gp->place != PL_NEW) {
-			sim_broken(s, "G%d records place %s but is in none", goid(gi), sim_place_name(gp->place));
+			sim_broken(s, "G%d records place %s but is in none", goid(s, gi), sim_place_name(gp->place));
 			return -1;
 		}
 	}

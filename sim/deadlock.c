@@ -54,14 +54,14 @@ char *sim_deadlock_text(const struct sim *s)
 	put(&t, head, "", "");
 	for (int32_t gi = 0; gi < s->ng; gi++) {
 		const struct g *gp = &s->allg[gi];
-		if (gp->status == G_DEAD)
+		if (g_status(gp) == G_DEAD)
 			continue;
 		waiting++;
 		if (shown == DEADLOCK_SHOWN)
 			continue;
 		shown++;
-		snprintf(line, sizeof line, "\ngoroutine %d [", goid(gi));
-		put(&t, line, gp->status == G_WAITING ? sim_waitreason_name(gp->waitreason) : "runnable", "]:\n");
+		snprintf(line, sizeof line, "\ngoroutine %d [", goid(s, gi));
+		put(&t, line, g_status(gp) == G_WAITING ? sim_waitreason_name(gp->waitreason) : "runnable", "]:\n");
 		char *name = quote_dup(s->prog->funcs[gp->fn].name); /* one line per frame */
 		t.failed |= !name;
 		put(&t, "main.", name ? name : "", "()\n");

@@ -115,6 +115,7 @@ struct sim *sim_new(const struct sim_config *cfg, const struct program *prog,
 	s->nprocs = cfg->procs;
 	s->pidle = s->midle = s->actor_m = -1;
 	s->sudogfree = -1;
+	s->gfree = -1;
 	s->runq = s->netready = (struct gqueue){ -1, -1, 0 };
 	s->lasttrace = s->starttime = -1;
 	s->sysmon_deadline = INT64_MAX;
@@ -268,7 +269,8 @@ void sim_free(struct sim *s)
 	if (!s)
 		return;
 	for (int32_t gi = 0; gi < s->ng; gi++)
-		free(s->allg[gi].iters);
+		if (s->allg[gi].place != PL_DEAD && s->prog->funcs[s->allg[gi].fn].max_depth > 1)
+			free(s->allg[gi].iters.many);
 	free(s->allg);
 	free(s->allm);
 	timers_free(s);

@@ -45,8 +45,12 @@ static void goexit(struct sim *s, int32_t gi)
 	dropg(s, gp);
 	sim_move_g(s, gi, PL_DEAD, -1, R_EXIT);
 	gp->waitreason = WR_NONE; /* gdestroy: gp.waitreason = waitReasonZero */
-	free(gp->iters);
-	gp->iters = NULL;
+	if (s->prog->funcs[gp->fn].max_depth > 1)
+		free(gp->iters.many);
+	gp->iters.many = NULL;
+	gp->parkgen++; /* gfput: the slot's next G starts with timers of this one stale */
+	gp->schedlink = s->gfree;
+	s->gfree = gi;
 	s->nlive--;
 	s->sum.makespan_us = s->now;
 	if (gi == 0 && s->prog->exit_main && s->status == SIM_RUNNING) {
@@ -97,7 +101,7 @@ int exec_preempt(struct sim *s, int32_t pi)
 		evq_cancel(&s->evq, pi); /* its completion event goes too */
 		pp->seg_end = pp->seg_start = s->now;
 	}
-	struct sim_event e = { .ev = EV_PREEMPT, .g = goid(gi), .p = pi, .m = pp->m,
+	struct sim_event e = { .ev = EV_PREEMPT, .g = goid(s, gi), .p = pi, .m = pp->m,
 			       .ran_us = s->now - pp->slice_start };
 	if (s->cfg.explain)
 		e.rule = RULE_PREEMPT_SLICE; /* gp.preempt is only ever set by preemptone */
@@ -127,7 +131,7 @@ static int64_t dur(struct sim *s, int32_t gi, int64_t v)
 	if (v >= 0)
 		return v;
 	struct g *gp = &s->allg[gi];
-	return workload_draw(s->prog, v, s->cfg.seed, goid(gi), gp->draws++);
+	return workload_draw(s->prog, v, s->cfg.seed, goid(s, gi), gp->draws++);
 }
 
 /* Start the current run/loop op, or resume it after a preemption. Returns
@@ -295,7 +299,7 @@ static int op_range_end(struct sim *s, int32_t gi, const struct op *op)
 static int op_case(struct sim *s, int32_t gi, const struct op *op)
 {
 	(void)op;
-	sim_broken(s, "G%d reached a select's case table", goid(gi));
+	sim_broken(s, "G%d reached a select's case table", goid(s, gi));
 	return 0;
 }
 
@@ -331,7 +335,7 @@ static void select_block(struct sim *s, int32_t gi, const struct op *cases, int3
 	park_gopark(s, gi, WR_SELECT, R_SELECT, -1);
 	for (int32_t k = 0; k < n && s->status == SIM_RUNNING; k++) {
 		const struct op *c = &cases[k];
-		struct sim_event e = { .ev = EV_SUDOG, .g = goid(gi), .p = -1, .m = -1, .n = k, .obj = -1,
+		struct sim_event e = { .ev = EV_SUDOG, .g = goid(s, gi), .p = -1, .m = -1, .n = k, .obj = -1,
 				       .wait = WR_SLEEP };
 		if (c->depth == CASE_RECV || c->depth == CASE_SEND) {
 			int send = c->depth == CASE_SEND;
@@ -412,7 +416,7 @@ static int op_wait(struct sim *s, int32_t gi, const struct op *op) { return sema
 static int region_record(struct sim *s, int32_t gi, const struct op *op, int begin)
 {
 	struct g *gp = &s->allg[gi];
-	struct sim_event e = { .ev = EV_REGION, .g = goid(gi), .p = gp->p, .m = gp->m, .obj = op->arg, .n = begin };
+	struct sim_event e = { .ev = EV_REGION, .g = goid(s, gi), .p = gp->p, .m = gp->m, .obj = op->arg, .n = begin };
 	sim_emit(s, &e);
 	s->allg[gi].pc++;
 	return 1;
@@ -432,7 +436,7 @@ static int op_gosched(struct sim *s, int32_t gi, const struct op *op)
 static int op_repeat(struct sim *s, int32_t gi, const struct op *op)
 {
 	struct g *gp = &s->allg[gi];
-	gp->iters[op->depth] = op->val; /* -1: forever */
+	*g_iter(s, gi, op->depth) = op->val; /* -1: forever */
 	gp->pc = op->val != 0 ? gp->pc + 1 : (uint32_t)op->arg + 1;
 	return 1;
 }
@@ -440,7 +444,7 @@ static int op_repeat(struct sim *s, int32_t gi, const struct op *op)
 static int op_end(struct sim *s, int32_t gi, const struct op *op)
 {
 	struct g *gp = &s->allg[gi];
-	int64_t *it = &gp->iters[op->depth];
+	int64_t *it = g_iter(s, gi, op->depth);
 	gp->pc = *it < 0 || --*it > 0 ? (uint32_t)op->arg + 1 : gp->pc + 1;
 	return 1;
 }

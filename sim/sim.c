@@ -80,13 +80,13 @@ static void emit_state(struct sim *s, int ev, int32_t g, int32_t p, int32_t m, i
 void sim_emit_m(struct sim *s, int32_t mi, int from, int to)
 {
 	const struct m *mp = &s->allm[mi];
-	emit_state(s, EV_M, goid(mp->curg), mp->p, mi, from, to);
+	emit_state(s, EV_M, goid(s, mp->curg), mp->p, mi, from, to);
 }
 
 void sim_emit_p(struct sim *s, int32_t pi, int from, int to)
 {
 	const struct p *pp = &s->allp[pi];
-	int32_t g = pp->m >= 0 ? goid(s->allm[pp->m].curg) : -1;
+	int32_t g = pp->m >= 0 ? goid(s, s->allm[pp->m].curg) : -1;
 	emit_state(s, EV_P, g, pi, pp->m, from, to);
 }
 
@@ -117,27 +117,11 @@ static void move_g(struct sim *s, int32_t gi, int to, int32_t pi, int reason, in
 	s->nqueued += queued_place(to) - queued_place(from);
 	gp->place = (uint8_t)to;
 	gp->p = (queued_place(to) || to == PL_RUNNING) ? pi : -1;
-	switch (to) {
-	case PL_RUNNING:
-		gp->status = G_RUNNING;
+	if (to == PL_RUNNING) /* its status follows from its place: g_status */
 		gp->m = s->allp[pi].m;
-		break;
-	case PL_SYSCALL:
-		gp->status = G_SYSCALL;
-		break;
-	case PL_WAITING:
-		gp->status = G_WAITING;
+	else if (to != PL_SYSCALL)
 		gp->m = -1;
-		break;
-	case PL_DEAD:
-		gp->status = G_DEAD;
-		gp->m = -1;
-		break;
-	default:
-		gp->status = G_RUNNABLE;
-		gp->m = -1;
-	}
-	struct sim_event e = { .ev = EV_G, .g = goid(gi), .p = gp->p, .m = gp->m,
+	struct sim_event e = { .ev = EV_G, .g = goid(s, gi), .p = gp->p, .m = gp->m,
 			       .from = (uint8_t)from, .to = (uint8_t)to,
 			       .from_p = from_p, .reason = (uint8_t)reason,
 			       .fn = from == PL_NEW ? (int32_t)gp->fn : -1, .obj = obj, .wait = (uint8_t)wait };
@@ -167,7 +151,7 @@ void sim_die(struct sim *s, int outcome, const char *msg)
 void sim_crash(struct sim *s, int32_t gi, const char *kind, const char *what)
 {
 	char msg[sizeof s->msg];
-	snprintf(msg, sizeof msg, "%s: %s\n\ngoroutine %d [running]:\nmain.%s()", kind, what, goid(gi),
+	snprintf(msg, sizeof msg, "%s: %s\n\ngoroutine %d [running]:\nmain.%s()", kind, what, goid(s, gi),
 		 s->prog->funcs[s->allg[gi].fn].name);
 	sim_die(s, OUT_PANIC, msg);
 }
@@ -203,8 +187,17 @@ int sim_oom(struct sim *s, const char *what)
 	return -1;
 }
 
-int32_t sim_newg(struct sim *s, uint32_t fn)
+/* A slot for a new G: a dead G's (gfget, proc.go: newproc1 reuses a dead
+ * G before allocating one), else the next one of allg.
+ * Simplification: one LIFO list of dead Gs, not a per-P gFree spilling to
+ * sched.gFree; only scheddetail's G lines (allgs order) could tell. */
+static int32_t gfget(struct sim *s)
 {
+	if (s->gfree >= 0) {
+		int32_t gi = s->gfree;
+		s->gfree = s->allg[gi].schedlink;
+		return gi;
+	}
 	if (s->ng == s->gcap) {
 		int32_t cap = s->gcap ? (s->gcap > INT32_MAX / 2 ? INT32_MAX : s->gcap * 2) : 64;
 		struct g *a = cap > s->gcap ? realloc(s->allg, (size_t)cap * sizeof *a) : NULL;
@@ -213,14 +206,32 @@ int32_t sim_newg(struct sim *s, uint32_t fn)
 		s->allg = a;
 		s->gcap = cap;
 	}
-	int32_t gi = s->ng;
-	struct g *gp = &s->allg[gi];
-	*gp = (struct g){ .schedlink = -1, .p = -1, .m = -1, .status = G_IDLE, .place = PL_NEW, .fn = fn,
-			  .param = PARAM_NONE, .since = -1 };
+	s->allg[s->ng].parkgen = 0;
+	return s->ng++;
+}
+
+int32_t sim_newg(struct sim *s, uint32_t fn)
+{
+	if (s->sum.goroutines >= INT32_MAX) {
+		sim_limit(s, "started", INT32_MAX, "goroutines");
+		return -1;
+	}
 	int32_t depth = s->prog->funcs[fn].max_depth;
-	if (depth > 0 && !(gp->iters = calloc((size_t)depth, sizeof *gp->iters)))
+	int64_t *many = NULL;
+	if (depth > 1 && !(many = calloc((size_t)depth, sizeof *many)))
 		return sim_oom(s, "goroutines");
-	s->ng++;
+	int32_t gi = gfget(s);
+	if (gi < 0) {
+		free(many);
+		return gi;
+	}
+	struct g *gp = &s->allg[gi];
+	uint32_t parkgen = gp->parkgen; /* stale timers of the slot's last G must stay stale */
+	*gp = (struct g){ .schedlink = -1, .p = -1, .m = -1, .place = PL_NEW, .fn = fn,
+			  .param = PARAM_NONE, .parkgen = parkgen, .goid = (int32_t)(s->sum.goroutines + 1),
+			  .since = -1 };
+	if (depth > 1)
+		gp->iters.many = many;
 	s->nlive++;
 	s->sum.goroutines++;
 	if (s->cfg.max_goroutines > 0 && s->sum.goroutines > s->cfg.max_goroutines)

@@ -3,7 +3,8 @@
  *
  * G, M and P mirror runtime2.go's g, m and p; struct sim plays schedt
  * (`sched`) plus allp, allm and allgs. Links are int32 indices, not
- * pointers, so arrays can grow; -1 means none. A G's goid is its index + 1.
+ * pointers, so arrays can grow; -1 means none. A G's goid is its own field
+ * (slots of dead Gs are reused; goids are not).
  *
  * Invariants (checked by check.c):
  * - every G is in exactly one place: a P's runnext or ring, the global
@@ -39,29 +40,47 @@ enum pstatus { P_IDLE = 0, P_RUNNING = 1, P_SYSCALL = 2 };
 #define PARAM_OK 1
 
 /* A goroutine. Small on purpose (the size is asserted below: a program
- * may hold millions): what only one state needs shares a union. */
+ * may hold millions): what only one state needs shares a union, small
+ * fields are bit-fields. A dead G's slot is reused by the next G started
+ * (gfput/gfget, proc.go), so memory follows the Gs alive at once; its goid
+ * is never reused (goidgen). */
 struct g {
-	int32_t schedlink; /* next in the global queue */
-	int32_t p;         /* P whose queue holds it, or that runs it */
+	int32_t schedlink; /* next in the global queue, or in the free list (dead) */
 	int32_t m;         /* M running it or in a syscall with it */
-	uint8_t status;    /* enum gstatus */
-	uint8_t place;     /* enum sim_place */
-	uint8_t waitreason; /* enum sim_waitreason, while waiting */
-	uint8_t preempt;   /* gp.preempt: a request not yet honoured */
+	signed int p : 9;        /* P whose queue holds it, or that runs it (-1..MAX_PROCS-1) */
+	unsigned place : 4;      /* enum sim_place; its status follows (g_status) */
+	unsigned preempt : 1;    /* gp.preempt: a request not yet honoured */
+	unsigned waitreason : 5; /* enum sim_waitreason, while waiting */
+	unsigned starving : 1;   /* in Lock: lockSlow's starving */
+	signed int param : 10;   /* what woke it (g.param), PARAM_NONE until then */
 	uint32_t fn;       /* function index in the program */
 	uint32_t pc;       /* current op; a parked G stays on the op it blocked in */
-	int32_t param;     /* what woke it (g.param), PARAM_NONE until then */
-	uint32_t parkgen;  /* counts its parks: a timer set for an older park is stale */
+	uint32_t parkgen;  /* counts its parks, kept across slot reuse: a timer set for an older park is stale */
+	int32_t goid;      /* goid: 1, 2, ... in the order started, never reused (goidgen) */
 	uint32_t draws;    /* random durations drawn so far (its own stream) */
-	uint8_t starving;  /* in Lock: lockSlow's starving */
 	union {
 		int64_t left;    /* not waiting: us left of the current run/loop/syscall op; 0: not started */
 		int32_t waiting; /* waiting: its first sudog (g.waiting), -1 if none */
 	} u;
-	int64_t *iters;    /* repeat counters, one per nesting depth */
+	union {              /* repeat counters, one per nesting depth of its function: */
+		int64_t one;     /* max_depth 1: inline, no allocation */
+		int64_t *many;   /* max_depth > 1: calloc'd */
+	} iters;
 	int64_t since;     /* in Lock: lockSlow's waitStartTime, -1 if none */
 };
-_Static_assert(sizeof(struct g) <= 64, "struct g grows only on purpose: a cost paid per goroutine");
+_Static_assert(MAX_PROCS <= 256 && PL__N <= 16 && WR__N <= 32 && 2 * WORKLOAD_MAX_CASES <= 512,
+	       "struct g's bit-fields hold every value (param: PARAM_NONE or 2 * case + closed)");
+_Static_assert(sizeof(struct g) <= 56, "struct g grows only on purpose: a cost paid per goroutine");
+
+/* runtime2.go's g.atomicstatus, which follows from where the G is. */
+static inline int g_status(const struct g *gp)
+{
+	static const uint8_t by_place[PL__N] = { [PL_NEW] = G_IDLE, [PL_RUNNEXT] = G_RUNNABLE,
+						 [PL_LOCAL] = G_RUNNABLE, [PL_GLOBAL] = G_RUNNABLE,
+						 [PL_RUNNING] = G_RUNNING, [PL_SYSCALL] = G_SYSCALL,
+						 [PL_WAITING] = G_WAITING, [PL_DEAD] = G_DEAD };
+	return by_place[gp->place];
+}
 
 /* One G's place in one wait queue (runtime2.go's sudog): a G blocked in a
  * channel op has one, a blocked select one per channel case. Sudogs live
@@ -192,7 +211,8 @@ struct sim {
 			    control passes to a thread: sim_act) */
 
 	struct g *allg;
-	int32_t ng, gcap;
+	int32_t ng, gcap; /* slots used (live and dead), allocated */
+	int32_t gfree;    /* dead Gs' slots, linked through schedlink (sched.gFree) */
 	int64_t nlive;   /* Gs not dead */
 	int64_t nqueued; /* Gs in runnext slots and local rings */
 	struct gqueue runq; /* global run queue (sched.runq) */
@@ -238,7 +258,14 @@ struct sim {
 	int64_t scratch_cap;
 };
 
-static inline int32_t goid(int32_t gi) { return gi < 0 ? -1 : gi + 1; }
+/* G gi's goid (-1 for none). */
+static inline int32_t goid(const struct sim *s, int32_t gi) { return gi < 0 ? -1 : s->allg[gi].goid; }
+/* G gi's repeat counter at nesting depth d. */
+static inline int64_t *g_iter(struct sim *s, int32_t gi, int d)
+{
+	struct g *gp = &s->allg[gi];
+	return s->prog->funcs[gp->fn].max_depth > 1 ? &gp->iters.many[d] : &gp->iters.one;
+}
 /* sched.nmspinning as handoffp and sysmon's retake read it. The seed model
  * reads 0, as it always has (Simplification: a spinning M that handoffp
  * started is not counted by the next retake in the same sysmon pass). */

@@ -45,7 +45,7 @@ Test(runq, go_puts_new_g_in_runnext_and_kicks_old_one_to_local_tail)
 	cr_assert_eq(runq_len(&s->allp[0]), 2);
 	cr_assert_eq(ring_at(0, 0), a);
 	cr_assert_eq(ring_at(0, 1), b);
-	long k = evlog_find(&log_, 0, EV_G, goid(a), PL_LOCAL);
+	long k = evlog_find(&log_, 0, EV_G, goid(s, a), PL_LOCAL);
 	cr_assert_geq(k, 0);
 	cr_assert_eq(log_.ev[k].reason, R_KICK);
 	cr_assert_eq(log_.ev[k].from, PL_RUNNEXT);

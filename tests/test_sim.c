@@ -278,3 +278,35 @@ Test(sim, a_thread_wake_time_needs_the_runtime_model)
 	cr_assert(strstr(err.msg, "runtime model") != NULL, "%s", err.msg);
 	program_free(p);
 }
+
+Test(sim, dead_gs_slots_are_reused_but_goids_are_not)
+{
+	struct sim_config cfg = test_config(1);
+	cfg.check = 1;
+	struct run_result r;
+	run_text("{\"chans\": {\"done\": 0}, \"main\": [{\"repeat\": 50, \"body\": [{\"go\": \"f\"}, {\"recv\": \"done\"}]}],"
+		 " \"funcs\": {\"f\": [{\"repeat\": 2, \"body\": [{\"repeat\": 3, \"body\": [{\"run\": 1}]}]},"
+		 " {\"repeat\": 4, \"body\": [{\"run\": 1}]}, {\"send\": \"done\"}]}}",
+		 &cfg, &r);
+	cr_assert_eq(r.status, SIM_DONE, "%s", r.msg);
+	cr_assert_eq(r.sum.goroutines, 51);
+	int next = 1; /* main first */
+	for (size_t i = 0; i < r.log.n; i++) {
+		const struct sim_event *e = &r.log.ev[i];
+		if (e->ev == EV_G && e->from == PL_NEW) {
+			cr_assert_eq(e->g, next, "G number %d started has goid %d", next, e->g);
+			next++;
+		}
+	}
+	cr_assert_eq(next, 52);
+	struct run_result flat;
+	run_text("{\"chans\": {\"done\": 0}, \"main\": [{\"repeat\": 50, \"body\": [{\"go\": \"f\"}, {\"recv\": \"done\"}]}],"
+		 " \"funcs\": {\"f\": [{\"run\": 1}, {\"run\": 1}, {\"run\": 1}, {\"run\": 1}, {\"run\": 1},"
+		 " {\"run\": 1}, {\"run\": 1}, {\"run\": 1}, {\"run\": 1}, {\"run\": 1}, {\"send\": \"done\"}]}}",
+		 &cfg, &flat);
+	cr_assert_eq(flat.status, SIM_DONE, "%s", flat.msg);
+	cr_assert_eq(r.sum.makespan_us, flat.sum.makespan_us,
+		     "every G ran its nested (2 x 3) and its flat (4) repeat in full: as long as ten runs written out");
+	run_result_free(&r);
+	run_result_free(&flat);
+}

@@ -79,7 +79,7 @@ static void print_ms(FILE *f, const struct sim *s, enum schedtrace_family fam)
 	for (int32_t i = s->nm - 1; i >= 0; i--) { /* allm: newest first */
 		const struct m *mp = &s->allm[i];
 		fprintf(f, "  M%d: p=%s curg=%s mallocing=0 throwing=0 preemptoff= locks=%d dying=0 spinning=%s blocked=%s lockedg=%s\n",
-			i, id_or_none(b1, sizeof b1, mp->p, fam), id_or_none(b2, sizeof b2, goid(mp->curg), fam),
+			i, id_or_none(b1, sizeof b1, mp->p, fam), id_or_none(b2, sizeof b2, goid(s, mp->curg), fam),
 			i == s->sysmon_m ? 2 : 0, mp->state == MS_SPINNING ? "true" : "false",
 			mp->state == MS_IDLE ? "true" : "false", id_or_none(b3, sizeof b3, -1, fam));
 	}
@@ -99,7 +99,7 @@ static void print_gs(FILE *f, const struct sim *s, enum schedtrace_family fam)
 	char b1[16], b2[16];
 	for (int32_t i = 0; i < s->ng; i++) {
 		const struct g *gp = &s->allg[i];
-		fprintf(f, "  G%d: status=%d(%s) m=%s lockedm=%s\n", goid(i), gp->status, wait_name(gp->waitreason, fam),
+		fprintf(f, "  G%d: status=%d(%s) m=%s lockedm=%s\n", gp->goid, g_status(gp), wait_name(gp->waitreason, fam),
 			id_or_none(b1, sizeof b1, gp->m, fam), id_or_none(b2, sizeof b2, -1, fam));
 	}
 }
