@@ -14,11 +14,13 @@ const char *trace_state_name(const struct sim_event *e, int v)
 	return e->ev == EV_M ? sim_mstate_name(v) : sim_pstate_name(v);
 }
 
-static char *put_kv_i(char *p, const char *key, int64_t v) { return tr_put_i(tr_put_s(p, key), v); }
+/* A key (a literal: one memcpy) and its value. */
+#define put_kv_i(p, key, v) tr_put_i(TR_PUT_LIT(p, key), v)
+#define put_kv_s(p, key, v) put_s_quote(TR_PUT_LIT(p, key), v)
 
-static char *put_kv_s(char *p, const char *key, const char *v)
+static char *put_s_quote(char *p, const char *v)
 {
-	p = tr_put_s(tr_put_s(p, key), v);
+	p = tr_put_s(p, v);
 	*p++ = '"';
 	return p;
 }
@@ -175,17 +177,17 @@ const char *trace_record_chan(const struct trace_names *nm, const struct sim_eve
 int trace_record_json(struct trace_out *o, const struct trace_names *nm, const struct sim_event *e,
 		      const char *pre, size_t npre, const char *post, size_t npost)
 {
-	char buf[TRACE_MAX_RECORD + 16];
+	char *buf = trace_out_reserve(o, TRACE_MAX_RECORD + npre + npost); /* formatted in place */
 	memcpy(buf, pre, npre);
-	int n = trace_event_json(buf + npre, sizeof buf - npre, e);
+	int n = trace_event_json(buf + npre, TRACE_MAX_RECORD, e);
 	if (n < 0)
 		return -1;
 	const char *fn = trace_record_fn(nm, e, 0), *ch = trace_record_chan(nm, e, 0);
 	if (!fn && !ch) {
 		memcpy(buf + npre + (size_t)n, post, npost);
-		return trace_out_put(o, buf, npre + (size_t)n + npost);
+		return trace_out_commit(o, buf + npre + (size_t)n + npost);
 	}
-	trace_out_put(o, buf, npre + (size_t)n - 1); /* all but the closing brace */
+	trace_out_commit(o, buf + npre + (size_t)n - 1); /* all but the closing brace */
 	if (fn) {
 		trace_out_puts(o, ",\"fn\":");
 		trace_out_puts(o, fn);

@@ -22,15 +22,42 @@ struct trace_writer {
 	void *st;
 };
 
-int trace_out_put(struct trace_out *o, const char *s, size_t n)
+const char tr_digits2[200] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+			     "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+			     "8081828384858687888990919293949596979899";
+
+int tr_frag_set(struct tr_frag *f, const char *s, const char *tail)
 {
-	if (!o->failed && n > 0 && fwrite(s, 1, n, o->f) != n)
+	size_t a = strlen(s), b = strlen(tail);
+	if (a + b > sizeof f->s)
+		return -1;
+	memset(f, 0, sizeof *f);
+	memcpy(f->s, s, a);
+	memcpy(f->s + a, tail, b);
+	f->len = (uint8_t)(a + b);
+	return 0;
+}
+
+int trace_out_flush(struct trace_out *o)
+{
+	if (!o->failed && o->len > 0 && fwrite(o->buf, 1, o->len, o->f) != o->len)
+		o->failed = 1;
+	o->len = 0;
+	return o->failed ? -1 : 0;
+}
+
+/* s does not fit in what is left of the buffer: flush, then buffer it or,
+ * if it is larger than the buffer, write it through. */
+int trace_out_put_slow(struct trace_out *o, const char *s, size_t n)
+{
+	trace_out_flush(o);
+	if (n <= TRACE_BUF)
+		return trace_out_put(o, s, n);
+	if (!o->failed && fwrite(s, 1, n, o->f) != n)
 		o->failed = 1;
 	o->bytes += (int64_t)n;
 	return o->failed ? -1 : 0;
 }
-
-int trace_out_puts(struct trace_out *o, const char *s) { return trace_out_put(o, s, strlen(s)); }
 
 int64_t trace_bytes(const struct trace_writer *w) { return w ? w->out.bytes : 0; }
 
@@ -79,9 +106,10 @@ struct trace_writer *trace_open(FILE *f, enum trace_format fmt, const struct tra
 		return NULL;
 	w->out.f = f;
 	w->ops = backends[fmt];
-	setvbuf(f, NULL, _IOFBF, 1 << 20); /* before the first write: fewer, larger writes */
-	w->st = w->ops->open(&w->out, meta ? meta : &none);
+	w->out.buf = malloc(TRACE_BUF);
+	w->st = w->out.buf ? w->ops->open(&w->out, meta ? meta : &none) : NULL;
 	if (!w->st) {
+		free(w->out.buf);
 		free(w);
 		errno = ENOMEM;
 		return NULL;
@@ -102,7 +130,7 @@ int trace_finish(struct trace_writer *w, const struct sim_summary *sum)
 {
 	if (w->ops->close(w->st, sum) != 0)
 		w->out.failed = 1;
-	if (!w->out.failed && fflush(w->out.f) != 0)
+	if (trace_out_flush(&w->out) != 0 || fflush(w->out.f) != 0)
 		w->out.failed = 1;
 	return w->out.failed ? -1 : 0;
 }
@@ -112,6 +140,9 @@ void trace_free(struct trace_writer *w)
 	if (!w)
 		return;
 	w->ops->release(w->st);
+	/* no flush: without trace_finish the run's trace is not kept, and the
+	 * caller may have closed the stream already */
+	free(w->out.buf);
 	free(w);
 }
 
