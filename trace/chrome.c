@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "backend.h"
 
 enum { PID_P = 1, PID_M = 2, PID_Q = 3 };
@@ -94,32 +95,16 @@ static const char *fn_name(const struct chrome *c, int32_t fn)
 	return fn >= 0 && fn < c->nfuncs ? c->fn_json[fn] : "\"?\"";
 }
 
-static int grow(void **a, int64_t *cap, int64_t need, size_t size)
-{
-	if (need < *cap)
-		return 0;
-	int64_t n = *cap ? *cap : 16;
-	while (n <= need)
-		n *= 2;
-	void *b = realloc(*a, (size_t)n * size);
-	if (!b)
-		return -1;
-	memset((char *)b + (size_t)*cap * size, 0xff, (size_t)(n - *cap) * size); /* -1 everywhere */
-	*a = b;
-	*cap = n;
-	return 0;
-}
-
 static struct ch_g *get_g(struct chrome *c, int32_t goid)
 {
-	if (goid < 0 || grow((void **)&c->gs, &c->ngs, goid, sizeof *c->gs) != 0)
+	if (goid < 0 || grow_array((void **)&c->gs, &c->ngs, (int64_t)(goid) + 1, sizeof *c->gs, 0xff) != 0)
 		return NULL;
 	return &c->gs[goid];
 }
 
 static struct ch_m *get_m(struct chrome *c, int32_t mi)
 {
-	if (mi < 0 || grow((void **)&c->ms, &c->nms, mi, sizeof *c->ms) != 0)
+	if (mi < 0 || grow_array((void **)&c->ms, &c->nms, (int64_t)(mi) + 1, sizeof *c->ms, 0xff) != 0)
 		return NULL;
 	return &c->ms[mi];
 }

@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "backend.h"
 
 #include "gotrace_events.h"
@@ -126,28 +127,12 @@ static void flush_m(struct gotrace *t, int32_t mi)
 	m->len = 0;
 }
 
-static int grow(void **a, int64_t *cap, int64_t need, size_t size)
-{
-	if (need < *cap)
-		return 0;
-	int64_t n = *cap ? *cap : 16;
-	while (n <= need)
-		n *= 2;
-	void *b = realloc(*a, (size_t)n * size);
-	if (!b)
-		return -1;
-	memset((char *)b + (size_t)*cap * size, 0xff, (size_t)(n - *cap) * size); /* -1 everywhere */
-	*a = b;
-	*cap = n;
-	return 0;
-}
-
 static struct gt_m *get_m(struct gotrace *t, int32_t mi)
 {
 	if (mi < 0)
 		return NULL;
 	int64_t cap = t->nms;
-	if (grow((void **)&t->ms, &cap, mi, sizeof *t->ms) != 0)
+	if (grow_array((void **)&t->ms, &cap, (int64_t)(mi) + 1, sizeof *t->ms, 0xff) != 0)
 		return NULL;
 	for (int64_t i = t->nms; i < cap; i++)
 		t->ms[i] = (struct gt_m){ .p = -1, .g = -1 };
@@ -157,7 +142,7 @@ static struct gt_m *get_m(struct gotrace *t, int32_t mi)
 
 static struct gt_g *get_g(struct gotrace *t, int32_t goid)
 {
-	if (goid < 0 || grow((void **)&t->gs, &t->ngs, goid, sizeof *t->gs) != 0)
+	if (goid < 0 || grow_array((void **)&t->gs, &t->ngs, (int64_t)(goid) + 1, sizeof *t->gs, 0xff) != 0)
 		return NULL;
 	return &t->gs[goid];
 }

@@ -1,5 +1,6 @@
 /* report.c: the report's accumulators (see report.h); report_out.c
  * writes them out. */
+#include "grow.h"
 #include "report_impl.h"
 
 #include <stdlib.h>
@@ -55,23 +56,7 @@ void hmap_free(struct hmap *h)
 
 /* ---- growable arrays ------------------------------------------------ */
 
-static int grow(void **a, int64_t *cap, int64_t need, size_t size)
-{
-	if (need <= *cap)
-		return 0;
-	int64_t n = *cap ? *cap : 16;
-	while (n < need)
-		n *= 2;
-	void *p = realloc(*a, (size_t)n * size);
-	if (!p)
-		return -1;
-	memset((char *)p + (size_t)*cap * size, 0, (size_t)(n - *cap) * size);
-	*a = p;
-	*cap = n;
-	return 0;
-}
-
-#define GROW(arr, cap, need) grow((void **)&(arr), &(cap), (need), sizeof *(arr))
+#define GROW(arr, cap, need) grow_array((void **)&(arr), &(cap), (need), sizeof *(arr), 0)
 
 /* ---- open waits: when each runnable interval still open began -------- */
 

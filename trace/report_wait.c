@@ -1,24 +1,10 @@
 /* report_wait.c: long waits with who ran meanwhile, and nearest-rank
  * latency percentiles (see report.h). */
+#include "grow.h"
 #include "report_impl.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-static int grow_to(void **a, int64_t *cap, int64_t need, size_t size)
-{
-	if (need <= *cap)
-		return 0;
-	int64_t n = *cap ? *cap * 2 : 64;
-	while (n < need)
-		n *= 2;
-	void *p = realloc(*a, (size_t)n * size);
-	if (!p)
-		return -1;
-	*a = p;
-	*cap = n;
-	return 0;
-}
 
 /* x ran longer than y on their P (ties: the lower goid first). */
 static int longer(const struct ant *x, const struct ant *y)
@@ -48,7 +34,7 @@ static int64_t collect(struct report *r, int64_t a, int64_t b, struct ant **tmp,
 		int64_t us = overlap(a, b, sg.start, sg.end);
 		if (us == 0)
 			continue;
-		if (grow_to((void **)tmp, cap, n + 1, sizeof **tmp))
+		if (grow_array((void **)tmp, cap, n + 1, sizeof **tmp, 0))
 			return -1;
 		(*tmp)[n++] = (struct ant){ sg.p, sg.g, 1, us };
 	}
@@ -56,7 +42,7 @@ static int64_t collect(struct report *r, int64_t a, int64_t b, struct ant **tmp,
 		int64_t us = r->ps[p].curg > 0 ? overlap(a, b, r->ps[p].seg_start, b) : 0;
 		if (us == 0)
 			continue;
-		if (grow_to((void **)tmp, cap, n + 1, sizeof **tmp))
+		if (grow_array((void **)tmp, cap, n + 1, sizeof **tmp, 0))
 			return -1;
 		(*tmp)[n++] = (struct ant){ p, r->ps[p].curg, 1, us };
 	}
@@ -111,7 +97,7 @@ static int keep_top(struct report *r, struct ant *a, int64_t n)
 	for (int p = 0; rc == 0 && p < procs; p++) {
 		const struct ant *b = best + (size_t)p * K;
 		int64_t keep = cnt[p] <= K ? cnt[p] : ANTS_PER_P;
-		if (grow_to((void **)&r->ants, &r->ants_cap, r->nants + keep + 1, sizeof *r->ants)) {
+		if (grow_array((void **)&r->ants, &r->ants_cap, r->nants + keep + 1, sizeof *r->ants, 0)) {
 			rc = -1;
 			break;
 		}
@@ -134,7 +120,7 @@ static int keep_top(struct report *r, struct ant *a, int64_t n)
 
 int report_list_wait(struct report *r, const struct rg *gp, const struct sim_event *e, int over, int why)
 {
-	if (grow_to((void **)&r->waits, &r->waits_cap, r->nwaits + 1, sizeof *r->waits))
+	if (grow_array((void **)&r->waits, &r->waits_cap, r->nwaits + 1, sizeof *r->waits, 0))
 		return -1;
 	struct lwait *w = &r->waits[r->nwaits];
 	*w = (struct lwait){ .g = e->g, .fn = gp->fn, .start = gp->wait_start, .end = e->t,
