@@ -41,6 +41,8 @@ static const char usage_text[] =
 	"      --thread-wake=DUR     runtime model: how long a woken spinning M takes to\n"
 	"                            run findRunnable (default 0: not yet measured)\n"
 	"  -p, --procs=N             GOMAXPROCS, 1..256 (default: the workload's)\n"
+	"      --cpus=N              runtime model: the machine's CPUs, 1..1024, shared\n"
+	"                            by the threads running Go code (default: one per P)\n"
 	"      --steal=on|off        work stealing (default on)\n"
 	"      --preempt=MODE        async (Go 1.14+, default), cooperative (before\n"
 	"                            1.14: call-free loops run on), off\n"
@@ -115,7 +117,7 @@ static const char usage_text[] =
 enum { OPT_STEAL = 256, OPT_PREEMPT, OPT_SLICE, OPT_SYSMON_PERIOD, OPT_MAX_THREADS, OPT_SCHEDTRACE,
        OPT_SCHEDDETAIL, OPT_GO, OPT_CHECK, OPT_EAGER, OPT_LIST, OPT_MAX_GOROUTINES, OPT_MAX_STEPS, OPT_UNTIL, OPT_STATS, OPT_SYSMON,
        OPT_SYSMON_SLACK, OPT_REPORT, OPT_REPORT_THRESHOLD, OPT_WHY, OPT_SEEDS, OPT_JOBS, OPT_SWEEP_JOBS, OPT_EXPLAIN,
-       OPT_MODEL, OPT_THREAD_WAKE };
+       OPT_MODEL, OPT_THREAD_WAKE, OPT_CPUS };
 
 static const struct option long_opts[] = {
 	{ "workload", required_argument, NULL, 'w' },
@@ -149,6 +151,7 @@ static const struct option long_opts[] = {
 	{ "explain", no_argument, NULL, OPT_EXPLAIN },
 	{ "model", required_argument, NULL, OPT_MODEL },
 	{ "thread-wake", required_argument, NULL, OPT_THREAD_WAKE },
+	{ "cpus", required_argument, NULL, OPT_CPUS },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -245,6 +248,11 @@ static int parse_long_only(struct opts *o, int c, const char *arg)
 	}
 	case OPT_THREAD_WAKE:
 		return parse_dur(arg, &o->cfg.thread_wake_us) ? bad("--thread-wake", arg, "expected a duration such as 50us") : 0;
+	case OPT_CPUS:
+		if (parse_int(arg, 1, MAX_CPUS, &v))
+			return bad("--cpus", arg, "expected an integer in 1..1024");
+		o->cfg.cpus = (int)v;
+		return 0;
 	case OPT_SYSMON: {
 		static const char *const kinds[] = { "fixed", "adaptive" };
 		if (parse_choice("--sysmon", arg, kinds, 2, &choice))

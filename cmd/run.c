@@ -467,6 +467,11 @@ static char *config_json(const struct run *r)
 		json_decref(j);
 		j = NULL;
 	}
+	/* --cpus only: without it every P has its own CPU, as before */
+	if (j && c->cpus > 0 && json_object_set_new(j, "cpus", json_integer(c->cpus)) != 0) {
+		json_decref(j);
+		j = NULL;
+	}
 	char *s = j ? json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
 	json_decref(j);
 	return patch_seed(s, c->seed);
@@ -489,6 +494,8 @@ static void print_summary(FILE *out, const struct run *r, const struct sim_summa
 		c->sysmon == SYSMON_FIXED ? "fixed" : "adaptive", (unsigned long long)c->seed);
 	if (c->model == MODEL_RUNTIME) /* the seed model's first line stays as it was */
 		fputs("  model        runtime (in progress)\n", out);
+	if (c->cpus > 0)
+		fprintf(out, "  cpus         %d (shared by the threads running Go code)\n", c->cpus);
 	fprintf(out, "  outcome      %s\n", sim_outcome_name(sum->outcome));
 	fprintf(out, "  makespan     %lld.%03lld ms\n", (long long)(sum->makespan_us / 1000),
 		(long long)(sum->makespan_us % 1000));

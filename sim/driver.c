@@ -57,6 +57,12 @@ static int check_config(const struct sim_config *c, const struct program *prog, 
 		bad = "slice must be at least 1us";
 	else if (c->thread_wake_us < 0 || (c->thread_wake_us > 0 && c->model != MODEL_RUNTIME))
 		bad = "a thread wake-up time (--thread-wake) needs the runtime model (--model=runtime)";
+	else if (c->cpus < 0 || c->cpus > MAX_CPUS)
+		bad = "cpus must be in 1..1024";
+	else if (c->cpus > 0 && c->model != MODEL_RUNTIME)
+		bad = "a CPU count (--cpus) needs the runtime model (--model=runtime); the seed model gives every P its own CPU";
+	else if (c->cpus > 0 && c->cpus < c->procs)
+		bad = "fewer CPUs than Ps (--cpus below --procs) is not modelled yet";
 	else if (c->max_threads < 2)
 		bad = "max threads must be at least 2 (the main thread and sysmon)";
 	else if (!prog || prog->main_fn < 0)

@@ -17,5 +17,6 @@
 #define MAX_THREADS_DEFAULT 10000  /* schedinit: sched.maxmcount = 10000 */
 #define TICK_US 10                 /* seed model: 10 us time step */
 #define MAX_PROCS 256              /* gosim's limit on --procs */
+#define MAX_CPUS 1024              /* gosim's limit on --cpus */
 
 #endif
