@@ -126,7 +126,8 @@ struct sim *sim_new(const struct sim_config *cfg, const struct program *prog,
 	s->lasttrace = s->starttime = -1;
 	s->sysmon_deadline = INT64_MAX;
 	s->sum.procs = cfg->procs;
-	s->sum.fingerprint = 0xcbf29ce484222325ULL;
+	s->sum.fingerprint = 0xcbf29ce484222325ULL; /* the running hash (sim.c) */
+	s->fp_now = -1;
 	rng_init(&s->rng_steal, cfg->seed, RNG_STEAL);
 	rng_init(&s->rng_select, cfg->seed, RNG_SELECT);
 	if (evq_init(&s->evq, 3 * s->nprocs) != 0) /* per P: CPU-done, timer and its M's wake-up slots */
@@ -262,6 +263,7 @@ enum sim_status sim_run(struct sim *s)
 void sim_summary(const struct sim *s, struct sim_summary *out)
 {
 	*out = s->sum;
+	out->fingerprint = sim_fp_final(s->sum.fingerprint, s->sum.events);
 	for (int32_t pi = 0; pi < s->nprocs; pi++)
 		out->busy_us[pi] = s->allp[pi].busy_us;
 }

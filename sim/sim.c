@@ -12,37 +12,74 @@
 
 #include "state.h"
 
-/* The fingerprint: a 64-bit hash of the stream. Each record's fields,
- * packed into eight words, are multiplied by odd constants and rotated
- * independently (so the CPU overlaps them), summed, and folded into the
- * running hash with one multiply-rotate round (as in xxHash). */
+/* The fingerprint: a 64-bit hash of the event stream, cheap enough to
+ * run on every event with no sink at all.
+ *
+ * Each record is packed into small words (fp_words) and each word is
+ * folded into the running hash h with one multiply:
+ *
+ *     h = rotl((h ^ w) * FP_K, 29)
+ *
+ * (the rotation brings the product's well-mixed high bits down, so the
+ * next word's low bits meet them). A G record, nearly every event, is
+ * two words:
+ *
+ *     w0 = ev | from << 4 | to << 8 | reason << 12 | (p + 1) << 20 | (from_p + 1) << 29
+ *     w1 = g << 32 | m          (g, m as 32-bit two's complement)
+ *
+ * the other kinds add (victim, n), (runnext, from_m) and ran_us as three
+ * more. The clock is folded as a word of its own, (t << 4) | 0xf, before
+ * the first record of each instant (0xf is no event kind, so a clock word
+ * never reads as a record's w0); seq is a record's position, which the
+ * chain's order already covers. So the hash covers every field of schema 1
+ * (t .. ran_us); the later fields (fn, obj, wait, by_m, by_p, rule) follow
+ * from them. sim_summary reports fp_final(h): murmur3's 64-bit finalizer
+ * over h and the number of events. */
+#define FP_K 0x9e3779b97f4a7c15ULL
+#define FP_CLOCK 0xfULL
+
 static uint64_t rotl(uint64_t x, int r) { return (x << r) | (x >> (64 - r)); }
-
-static uint64_t mix(uint64_t h, uint64_t w)
-{
-	h ^= w * 0x9e3779b97f4a7c15ULL;
-	return rotl(h, 31) * 0xc2b2ae3d27d4eb4fULL;
-}
-
+static inline uint64_t fp_mix(uint64_t h, uint64_t w) { return rotl((h ^ w) * FP_K, 29); }
 static uint64_t pair(int32_t a, int32_t b) { return (uint64_t)(uint32_t)a << 32 | (uint32_t)b; }
 
-static uint64_t digest(const struct sim_event *e)
+static inline uint64_t fp_w0(int ev, int from, int to, int reason, int32_t p, int32_t from_p)
 {
-	return rotl((uint64_t)e->t * 0xff51afd7ed558ccdULL, 7) +
-	       rotl(e->seq * 0xc4ceb9fe1a85ec53ULL, 13) +
-	       rotl(((uint64_t)e->ev << 24 | (uint64_t)e->from << 16 | (uint64_t)e->to << 8 | e->reason) *
-			    0x87c37b91114253d5ULL, 19) +
-	       rotl(pair(e->g, e->p) * 0x4cf5ad432745937fULL, 23) +
-	       rotl(pair(e->m, e->from_p) * 0x52dce729da3ed4b5ULL, 29) +
-	       rotl(pair(e->victim, e->n) * 0x9e3779b97f4a7c15ULL, 37) +
-	       rotl(pair(e->runnext, e->from_m) * 0xd6e8feb86659fd93ULL, 41) +
-	       rotl((uint64_t)e->ran_us * 0xa0761d6478bd642fULL, 47);
+	return (uint64_t)ev | (uint64_t)from << 4 | (uint64_t)to << 8 | (uint64_t)reason << 12 |
+	       (uint64_t)((uint32_t)(p + 1) & 0x1ff) << 20 | (uint64_t)((uint32_t)(from_p + 1) & 0x1ff) << 29;
 }
 
-int sim_emit(struct sim *s, struct sim_event *e)
+uint64_t sim_fp_final(uint64_t h, int64_t events)
+{
+	h ^= (uint64_t)events;
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdULL;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ULL;
+	h ^= h >> 33;
+	return h;
+}
+
+/* One record counted and folded (its clock word first if the instant is
+ * new); the sink is polled for progress every SIM_PROGRESS_EVENTS. */
+static inline void fold(struct sim *s, uint64_t w0, uint64_t w1)
+{
+	uint64_t h = s->sum.fingerprint;
+	if (s->now != s->fp_now) {
+		s->fp_now = s->now;
+		h = fp_mix(h, (uint64_t)s->now << 4 | FP_CLOCK);
+	}
+	s->sum.fingerprint = fp_mix(fp_mix(h, w0), w1);
+	s->seq++;
+	if ((uint64_t)++s->sum.events % SIM_PROGRESS_EVENTS == 0)
+		sim_poll(s);
+}
+
+/* The full record for the sink: t, seq, the acting M and P, a pending
+ * --explain rule. Returns -1 if the sink stops the run. */
+static int deliver(struct sim *s, struct sim_event *e)
 {
 	e->t = s->now;
-	e->seq = s->seq++;
+	e->seq = s->seq - 1;
 	e->by_m = s->actor_m;
 	e->by_p = s->actor_m >= 0 ? s->allm[s->actor_m].p : -1;
 	for (int i = 0; i < 2; i++)
@@ -51,16 +88,22 @@ int sim_emit(struct sim *s, struct sim_event *e)
 			e->rule_n = s->rule_pending[i].n;
 			s->rule_pending[i].rule = 0;
 		}
-	s->sum.fingerprint = mix(s->sum.fingerprint, digest(e));
-	s->sum.events++;
-	if (s->sum.events % SIM_PROGRESS_EVENTS == 0)
-		sim_poll(s);
-	if (s->sink.event && s->sink.event(s->sink.ctx, e) != 0) {
+	if (s->sink.event(s->sink.ctx, e) != 0) {
 		if (s->status == SIM_RUNNING)
 			s->status = SIM_ABORTED;
 		return -1;
 	}
 	return 0;
+}
+
+int sim_emit(struct sim *s, struct sim_event *e)
+{
+	fold(s, fp_w0(e->ev, e->from, e->to, e->reason, e->p, e->from_p), pair(e->g, e->m));
+	uint64_t h = s->sum.fingerprint;
+	h = fp_mix(h, pair(e->victim, e->n));
+	h = fp_mix(h, pair(e->runnext, e->from_m));
+	s->sum.fingerprint = fp_mix(h, (uint64_t)e->ran_us);
+	return s->sink.event ? deliver(s, e) : 0;
 }
 
 /* Lets the sink show progress or stop the run (see sim.h). */
@@ -109,23 +152,35 @@ void sim_resetspinning(struct sim *s, int32_t mi)
 
 static int queued_place(int pl) { return pl == PL_RUNNEXT || pl == PL_LOCAL; }
 
-static void move_g(struct sim *s, int32_t gi, int to, int32_t pi, int reason, int wait, int32_t obj)
+/* The EV_G record for the sink (off the lean path). */
+/* Kept out of line (the lean path saves no registers for it). */
+__attribute__((noinline, cold)) static void deliver_g(struct sim *s, const struct g *gp, int from, int32_t from_p, int reason, int wait,
+		      int32_t obj)
+{
+	struct sim_event e = { .ev = EV_G, .g = gp->goid, .p = gp->p, .m = gp->m,
+			       .from = (uint8_t)from, .to = (uint8_t)gp->place,
+			       .from_p = from_p, .reason = (uint8_t)reason,
+			       .fn = from == PL_NEW ? (int32_t)gp->fn : -1, .obj = obj, .wait = (uint8_t)wait };
+	deliver(s, &e);
+}
+
+static inline void move_g(struct sim *s, int32_t gi, int to, int32_t pi, int reason, int wait, int32_t obj)
 {
 	struct g *gp = &s->allg[gi];
 	int from = gp->place;
 	int32_t from_p = (queued_place(from) || from == PL_RUNNING) ? gp->p : -1;
+	int32_t p = (queued_place(to) || to == PL_RUNNING) ? pi : -1;
 	s->nqueued += queued_place(to) - queued_place(from);
 	gp->place = (uint8_t)to;
-	gp->p = (queued_place(to) || to == PL_RUNNING) ? pi : -1;
+	gp->p = p;
 	if (to == PL_RUNNING) /* its status follows from its place: g_status */
 		gp->m = s->allp[pi].m;
 	else if (to != PL_SYSCALL)
 		gp->m = -1;
-	struct sim_event e = { .ev = EV_G, .g = goid(s, gi), .p = gp->p, .m = gp->m,
-			       .from = (uint8_t)from, .to = (uint8_t)to,
-			       .from_p = from_p, .reason = (uint8_t)reason,
-			       .fn = from == PL_NEW ? (int32_t)gp->fn : -1, .obj = obj, .wait = (uint8_t)wait };
-	sim_emit(s, &e);
+	/* the lean path: two words into the fingerprint; the record only for a sink */
+	fold(s, fp_w0(EV_G, from, to, reason, p, from_p), pair(gp->goid, gp->m));
+	if (s->sink.event)
+		deliver_g(s, gp, from, from_p, reason, wait, obj);
 }
 
 void sim_move_g(struct sim *s, int32_t gi, int to, int32_t pi, int reason)

@@ -252,6 +252,7 @@ struct sim {
 	/* accounting */
 	struct sim_summary sum;
 	uint64_t seq;
+	int64_t fp_now;        /* the instant whose clock word the fingerprint last folded (sim.c) */
 	uint64_t ops;          /* ops executed, for sim_poll between events */
 	int64_t steps;         /* ops executed as program_totals counts them (no END ops) */
 	uint8_t *scratch;      /* check.c's per-G marks */
@@ -272,7 +273,12 @@ static inline int64_t *g_iter(struct sim *s, int32_t gi, int d)
 static inline int sim_nmspinning(const struct sim *s) { return s->cfg.model == MODEL_RUNTIME ? s->nmspinning : 0; }
 
 /* sim.c: trace emission and small shared helpers. */
+/* Counts record e, folds it into the fingerprint and, if the sink takes
+ * records, completes it (t, seq, by_m, by_p, rule) and hands it over;
+ * -1 if the sink stopped the run. */
 int sim_emit(struct sim *s, struct sim_event *e);
+/* The fingerprint sim_summary reports, from the running hash h (sim.c). */
+uint64_t sim_fp_final(uint64_t h, int64_t events);
 void sim_emit_m(struct sim *s, int32_t mi, int from, int to);
 void sim_emit_p(struct sim *s, int32_t pi, int from, int to);
 void sim_resetspinning(struct sim *s, int32_t mi);
