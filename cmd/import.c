@@ -22,10 +22,15 @@
  * Goroutines whose start function is in runtime or runtime/... are left out
  * and counted in the description. Goroutines of one site with identical ops
  * share a function (--no-merge: one function per goroutine).
+ * - a "sync" block in sync.(*Mutex).Lock woken by W's Unlock is a lock and
+ *   unlock in the waiter and a critical section in W (mutex_wait); one in
+ *   sync.(*WaitGroup).Wait woken by W's Done is a wait, W's done, and an add
+ *   before the go that led to W (wg_wait).
  * Simplification: a channel op that did not block leaves no event and is
- * not replayed; close(ch) waking receivers is replayed as sends; a wait with
- * a reason gosim has no op for (sync, cond) is replayed as a sleep of the
- * observed wait and reported. Every such input is reported on stderr. */
+ * not replayed; close(ch) waking receivers is replayed as sends; a wait
+ * gosim cannot reconstruct (RWMutex, Cond, a bare semaphore, a reason with
+ * no op) is replayed as a sleep of the observed wait and reported. Every
+ * such input is reported on stderr. */
 #include "import.h"
 
 #include <errno.h>
@@ -43,14 +48,17 @@
 #define TICK_NS 10000
 
 enum { G_NONE, G_RUNNABLE, G_RUNNING, G_BLOCKED, G_SYSCALL, G_DEAD };
-enum { B_NONE, B_RECV, B_SEND, B_SELECT, B_SLEEP, B_NET, B_OTHER };
+enum { B_NONE, B_RECV, B_SEND, B_SELECT, B_SLEEP, B_NET, B_MUTEX, B_WG, B_RWMUTEX, B_COND, B_SYNC, B_OTHER };
 
 struct ig {
 	uint64_t goid;
 	char *fn;         /* the site's function (no "main."), owned */
 	int runtime;      /* left out */
 	int state, block;
-	const char *reason;
+	const char *site;  /* a sync wait's caller (main.worker), the trace's string */
+	size_t parent;    /* the creator's index, or SIZE_MAX */
+	json_t *go_arr, *go_op; /* the go op that created it, and the array holding it */
+	int nwg;          /* WaitGroup waits so far: they name the wait groups */
 	int64_t since;    /* running since, blocked since, in a syscall since */
 	int64_t cpu_ns, cpu_emitted_us;
 	size_t created;   /* creation order */
@@ -68,6 +76,7 @@ struct imp {
 	size_t ng, capg;
 	size_t *slot;     /* open hash: goid -> index+1 */
 	size_t nslot;
+	json_t *mutexes, *wgs; /* reconstructed: name -> true */
 	struct { uint64_t m, g; int has; } *ms;
 	size_t nms, capm;
 	uint64_t procs, maxp;
@@ -152,7 +161,7 @@ static struct ig *new_g(struct imp *im, uint64_t goid, const char *func)
 	if ((im->ng + 1) * 2 > im->nslot && rehash(im))
 		return NULL;
 	g = &im->g[im->ng];
-	*g = (struct ig){ .goid = goid, .created = im->ng, .ops = json_array() };
+	*g = (struct ig){ .goid = goid, .created = im->ng, .parent = SIZE_MAX, .ops = json_array() };
 	const char *f = func ? func : "unknown";
 	g->runtime = strncmp(f, "runtime.", 8) == 0 || strncmp(f, "runtime/", 8) == 0;
 	if (strncmp(f, "main.", 5) == 0)
@@ -300,7 +309,135 @@ static int block_kind(const char *r)
 		return B_SLEEP;
 	if (strcmp(r, "network") == 0 || strcmp(r, "IO wait") == 0)
 		return B_NET;
+	if (strcmp(r, "sync.(*Cond).Wait") == 0)
+		return B_COND;
 	return B_OTHER;
+}
+
+/* A "sync" block's kind from its stack (sync.(*Mutex).Lock, sync.(*WaitGroup).Wait,
+ * sync.(*RWMutex)...), and in *site the first frame outside sync and runtime. */
+static int sync_kind(const struct gtr_trace *tr, uint64_t gen, uint64_t stack, const char **site)
+{
+	int k = B_SYNC;
+	*site = NULL;
+	for (unsigned i = 0; i < GTR_FRAMES; i++) {
+		const char *f = gtr_stack_frame(tr, gen, stack, i);
+		if (!f)
+			break;
+		if (strncmp(f, "sync.", 5) != 0 && strncmp(f, "runtime.", 8) != 0 && strncmp(f, "internal/", 9) != 0) {
+			*site = f;
+			break;
+		}
+		if (k != B_SYNC)
+			continue;
+		if (strncmp(f, "sync.(*RWMutex).", 16) == 0)
+			k = B_RWMUTEX;
+		else if (strcmp(f, "sync.(*Mutex).Lock") == 0 || strcmp(f, "sync.(*Mutex).lockSlow") == 0)
+			k = B_MUTEX;
+		else if (strcmp(f, "sync.(*WaitGroup).Wait") == 0)
+			k = B_WG;
+	}
+	return k;
+}
+
+/* A reconstructed mutex's or wait group's name: PREFIX_SITE (site without
+ * "main."), then _N for a goroutine's N-th wait group; recorded in set. */
+static char *sync_name(struct imp *im, json_t *set, const char *prefix, const char *site, int n)
+{
+	const char *f = site ? site : "unknown";
+	if (strncmp(f, "main.", 5) == 0)
+		f += 5;
+	size_t len = strlen(prefix) + strlen(f) + 16;
+	char *s = malloc(len);
+	if (!s) {
+		im->oom = 1;
+		return NULL;
+	}
+	int k = snprintf(s, len, "%s_", prefix);
+	ident(s + k, f);
+	if (n > 1)
+		snprintf(s + strlen(s), len - strlen(s), "_%d", n);
+	if (json_object_set_new(set, s, json_true()))
+		im->oom = 1;
+	return s;
+}
+
+/* The goroutine that g created and that is w or an ancestor of w, or NULL. */
+static struct ig *child_towards(struct imp *im, const struct ig *g, struct ig *w)
+{
+	size_t gi = (size_t)(g - im->g);
+	for (size_t depth = 0; w && depth < im->ng; depth++) {
+		if (w->parent == gi)
+			return w;
+		w = w->parent < im->ng ? &im->g[w->parent] : NULL;
+	}
+	return NULL;
+}
+
+/* Mutex wait: g blocked in Lock at g->since, woken at ns by w's Unlock.
+ * g takes and drops the mutex at once; w holds it from when g blocked (or
+ * from w's stint's start, if later) to ns.
+ * Simplification: an uncontended Lock or Unlock leaves no event, so a
+ * critical section is reconstructed only where it made someone wait, and
+ * only from the waiter's block on (the waker may have held it longer). */
+static void mutex_wait(struct imp *im, struct ig *g, struct ig *w, int64_t ns)
+{
+	char *mu = sync_name(im, im->mutexes, "mu", g->site, 1);
+	if (!mu)
+		return;
+	int64_t from = g->since > w->since ? g->since : w->since;
+	end_stint(im, w, from);
+	add_op(im, w, "lock", json_string(mu));
+	end_stint(im, w, ns);
+	add_op(im, w, "unlock", json_string(mu));
+	add_op(im, g, "lock", json_string(mu));
+	add_op(im, g, "unlock", json_string(mu));
+	free(mu);
+}
+
+/* The go op, in the nearest common ancestor A of g and w, that leads to w
+ * (or to g, when A is w itself): what comes before it comes before w's
+ * Done in any replay. NULL when g and w have no common ancestor. */
+static struct ig *add_site(struct imp *im, struct ig *g, struct ig *w)
+{
+	struct ig *a = g;
+	for (size_t depth = 0; a && depth < im->ng; depth++) {
+		struct ig *c = a == w ? child_towards(im, w, g) : child_towards(im, a, w);
+		if (c)
+			return c;
+		a = a->parent < im->ng ? &im->g[a->parent] : NULL;
+	}
+	return NULL;
+}
+
+/* WaitGroup wait: g blocked in Wait, woken by w's last Done. The Add(1) goes
+ * just before the go, in g's and w's nearest common ancestor, that led to w
+ * (add_site), so it comes before the Done in any replay; w does the Done at
+ * ns. Returns -1 (not reconstructed) when they have no common ancestor.
+ * Simplification: the other goroutines' Done calls leave no event, so one
+ * Add(1) and one Done stand for them. */
+static int wg_wait(struct imp *im, struct ig *g, struct ig *w, int64_t ns)
+{
+	struct ig *c = add_site(im, g, w);
+	if (!c || !c->go_arr || !c->go_op)
+		return -1;
+	size_t at = 0;
+	while (at < json_array_size(c->go_arr) && json_array_get(c->go_arr, at) != c->go_op)
+		at++;
+	if (at == json_array_size(c->go_arr))
+		return -1;
+	char *wg = sync_name(im, im->wgs, "wg", g->site, ++g->nwg);
+	if (!wg)
+		return 0;
+	json_t *add = json_object();
+	if (!add || json_object_set_new(add, "add", json_string(wg)) || json_object_set_new(add, "n", json_integer(1)) ||
+	    json_array_insert_new(c->go_arr, at, add))
+		im->oom = 1;
+	add_op(im, g, "wait", json_string(wg));
+	end_stint(im, w, ns);
+	add_op(im, w, "done", json_string(wg));
+	free(wg);
+	return 0;
 }
 
 /* g, blocked, is woken at ns by w (NULL: no user goroutine). */
@@ -335,7 +472,26 @@ static void unblock(struct imp *im, struct ig *g, struct ig *w, int64_t ns, json
 		add_op(im, g, "select", a);
 	} else if (k == B_SLEEP || k == B_NET) {
 		add_op(im, g, k == B_NET ? "net" : "sleep", json_integer(wait_us));
+	} else if (k == B_MUTEX && w) {
+		mutex_wait(im, g, w, ns);
+	} else if (k == B_WG && w && wg_wait(im, g, w, ns) == 0) {
+		;
 	} else {
+		static const char *const why[] = {
+			[B_MUTEX] = "a sync.Mutex wait woken by no user goroutine: replayed as a sleep of the observed wait",
+			[B_WG] = "a sync.WaitGroup wait woken by no user goroutine, or by one with no user ancestor in common "
+				 "with the waiter: replayed as a sleep of the observed wait",
+			[B_RWMUTEX] = "a sync.RWMutex wait (gosim has no RWMutex): replayed as a sleep of the observed wait",
+			[B_COND] = "a sync.Cond wait (gosim has no Cond): replayed as a sleep of the observed wait",
+			[B_SYNC] = "a sync wait on neither a Mutex nor a WaitGroup (a semaphore, sync.Once...): replayed as a "
+				   "sleep of the observed wait",
+		};
+		if (k >= B_MUTEX && k <= B_SYNC) {
+			note(im, why[k]);
+			add_op(im, g, "sleep", json_integer(wait_us));
+			start(g, ns, G_RUNNABLE);
+			return;
+		}
 		note(im, k == B_RECV || k == B_SEND ? "a channel wait woken by no user goroutine (a timer, the runtime): replayed as a sleep of the observed wait"
 						     : "a wait with a reason gosim has no op for: replayed as a sleep of the observed wait");
 		add_op(im, g, "sleep", json_integer(wait_us));
@@ -383,10 +539,13 @@ static void event(struct imp *im, const struct gtr_event *e, json_t *chans)
 				 (unsigned long long)e->arg[0]);
 			return;
 		}
+		size_t ci = c ? (size_t)(c - im->g) : SIZE_MAX;
 		if (!(g = new_g(im, e->arg[0], gtr_stack_func(tr, e->gen, e->arg[1])))) {
 			im->oom = 1;
 			return;
 		}
+		c = ci < im->ng ? &im->g[ci] : NULL; /* new_g may move im->g */
+		g->parent = ci;
 		start(g, ns, e->type == EV_GO_CREATE ? G_RUNNABLE : G_BLOCKED);
 		g->block = B_OTHER;
 		if (g->runtime)
@@ -395,6 +554,8 @@ static void event(struct imp *im, const struct gtr_event *e, json_t *chans)
 			end_stint(im, c, ns);
 			json_t *ref = json_integer((json_int_t)g->created); /* resolved to a name at the end */
 			add_op(im, c, "go", ref);
+			g->go_arr = c->nopen ? c->open[c->nopen - 1] : c->ops;
+			g->go_op = json_array_get(g->go_arr, json_array_size(g->go_arr) - 1);
 		} else if (g->goid != 1) {
 			note(im, "a goroutine created outside any user goroutine (by the runtime, a timer): left out");
 			g->runtime = 1;
@@ -423,6 +584,8 @@ static void event(struct imp *im, const struct gtr_event *e, json_t *chans)
 		} else if (e->type == EV_GO_BLOCK) {
 			start(r, ns, G_BLOCKED);
 			r->block = block_kind(why);
+			if (why && strcmp(why, "sync") == 0)
+				r->block = sync_kind(tr, e->gen, e->arg[1], &r->site);
 		} else {
 			start(r, ns, G_DEAD);
 			while (r->nopen)
@@ -558,11 +721,41 @@ static int name_all(struct imp *im, int merge, json_t *funcs)
 	return rc;
 }
 
+static int by_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* w[key] = the names of set, sorted, when there are any. */
+static int names_field(json_t *w, const char *key, json_t *set)
+{
+	size_t n = json_object_size(set), i = 0;
+	if (!n)
+		return 0;
+	const char **k = malloc(n * sizeof *k), *name;
+	json_t *v, *a = json_array();
+	if (!k || !a) {
+		free(k);
+		json_decref(a);
+		return -1;
+	}
+	json_object_foreach(set, name, v)
+		k[i++] = name;
+	qsort(k, n, sizeof *k, by_str);
+	int rc = 0;
+	for (i = 0; i < n && rc == 0; i++)
+		rc = json_array_append_new(a, json_string(k[i]));
+	free(k);
+	return rc || json_object_set_new(w, key, a) ? -1 : 0;
+}
+
 static json_t *workload(struct imp *im, int merge)
 {
 	struct ig *main_g = im->ng && im->g[0].goid == 1 ? &im->g[0] : NULL;
 	json_t *w = json_object(), *chans = json_object(), *funcs = json_object();
-	if (!w || !chans || !funcs)
+	im->mutexes = json_object();
+	im->wgs = json_object();
+	if (!w || !chans || !funcs || !im->mutexes || !im->wgs)
 		goto fail;
 	for (size_t i = 0; i < im->tr.nev && !im->oom && !im->bad[0]; i++)
 		event(im, &im->tr.ev[i], chans);
@@ -603,6 +796,7 @@ static json_t *workload(struct imp *im, int merge)
 	uint64_t procs = im->procs ? im->procs : im->maxp ? im->maxp : 1;
 	if (json_object_set_new(w, "name", json_string(name)) || json_object_set_new(w, "description", json_string(desc)) ||
 	    json_object_set_new(w, "procs", json_integer((json_int_t)procs)) || json_object_set_new(w, "chans", chans) ||
+	    names_field(w, "mutexes", im->mutexes) || names_field(w, "waitgroups", im->wgs) ||
 	    json_object_set(w, "main", main_g->ops) || json_object_set_new(w, "funcs", funcs))
 		goto fail_w;
 	return w;
@@ -627,6 +821,8 @@ static void imp_free(struct imp *im)
 		free(im->g[k].open_name);
 	}
 	free(im->g);
+	json_decref(im->mutexes);
+	json_decref(im->wgs);
 	free(im->slot);
 	free(im->ms);
 	gtr_free(&im->tr);

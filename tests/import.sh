@@ -7,7 +7,8 @@
 #    fingerprint, at the workload's Ps and at 3 Ps.
 # 2. A real trace, captured here from tests/data/importgo/main.go at
 #    GOMAXPROCS=2 (tools/capture), imports to the golden
-#    tests/data/importgo/importgo.json, which replays at 1, 2 and 4 Ps.
+#    tests/data/importgo/importgo.json, which replays at 1, 2 and 4 Ps; a
+#    worker pool's trace (pool.trace) gets its Mutex and WaitGroup back.
 # 3. Malformed input: the trace truncated at many offsets and with bytes
 #    flipped gives exit 0 or a one-line error "gosim: FILE: ..." and exit 2,
 #    never a crash; a file that is not a trace, a missing file, bad usage: 2.
@@ -43,6 +44,27 @@ data=$(dirname "$0")/data/importgo
 cmp -s "$tmp/real.json" "$data/importgo.json" || { no "real trace: differs from the golden workload"; diff "$data/importgo.json" "$tmp/real.json" | head; }
 for p in 1 2 4; do
 	"$gosim" -w "$tmp/real.json" -p $p -q || no "the imported workload does not replay at -p $p"
+done
+
+# Mutex and WaitGroup waits reconstructed: a worker pool captured here at
+# GOMAXPROCS=2 (twins/pool: 4 workers, a Mutex, a WaitGroup) imports with
+# nothing unmapped, every lock has its unlock, the Add precedes the go, and
+# the replay ends (no goroutine left waiting) at 1, 2 and 4 Ps.
+"$gosim" import "$data/pool.trace" -o "$tmp/pool.json" 2> "$tmp/err" || no "pool: $(cat "$tmp/err")"
+[ -s "$tmp/err" ] && no "pool: not all mapped: $(head -1 "$tmp/err")"
+python3 - "$tmp/pool.json" <<'PY' || no "pool: the sync ops are not reconstructed"
+import json, sys
+w = json.load(open(sys.argv[1]))
+ops = [o for f in [w["main"]] + list(w["funcs"].values()) for o in f]
+n = lambda k: sum(1 for o in ops if k in o)
+assert w.get("mutexes") == ["mu_worker"] and w.get("waitgroups") == ["wg_main"], w.get("mutexes")
+assert n("lock") == n("unlock") > 10, (n("lock"), n("unlock"))
+assert n("wait") == n("done") == n("add") == 1
+keys = [next(iter(o)) for o in w["main"]]
+assert keys.index("add") < keys.index("go") < keys.index("wait"), keys
+PY
+for p in 1 2 4; do
+	"$gosim" -w "$tmp/pool.json" -p $p 2>/dev/null | grep -q '^  outcome      done' || no "pool: the replay at -p $p does not end"
 done
 
 # Malformed and truncated traces.
@@ -83,5 +105,5 @@ head -c 100 "$t" > "$tmp/cut.trace"
 "$gosim" import "$tmp/cut.trace" -o "$tmp/keep.json" 2> /dev/null
 [ "$(cat "$tmp/keep.json")" = old ] || no "a failed import replaced the old output file"
 
-[ $fail -eq 0 ] && echo "import: ok (10 round trips, the real trace's golden workload, $cases malformed traces)"
+[ $fail -eq 0 ] && echo "import: ok (10 round trips, the real trace's golden workload, the pool's Mutex and WaitGroup, $cases malformed traces)"
 exit $fail

@@ -100,7 +100,7 @@ static int read_string(struct rd *r, uint64_t gen)
 static int read_stack(struct rd *r, uint64_t gen)
 {
 	size_t at = r->pos;
-	uint64_t id, nf, v, func = 0;
+	uint64_t id, nf, v, func[GTR_FRAMES] = { 0 };
 	if (uv(r, &id) || uv(r, &nf))
 		return -1;
 	if (nf > GOTRACE_MAX_FRAMES)
@@ -108,13 +108,15 @@ static int read_stack(struct rd *r, uint64_t gen)
 	for (uint64_t i = 0; i < nf * 4; i++) {
 		if (uv(r, &v))
 			return -1;
-		if (i == 1)
-			func = v; /* frame 0 (the top): pc, func, file, line */
+		if (i % 4 == 1 && i / 4 < GTR_FRAMES)
+			func[i / 4] = v; /* each frame: pc, func, file, line */
 	}
 	struct gtr_trace *t = r->t;
 	if (grow(&t->stk, &r->cap_stk, t->nstk, sizeof *t->stk))
 		return bad(r, at, "out of memory");
-	t->stk[t->nstk++] = (struct gtr_stack){ gen, id, nf ? func : 0 };
+	struct gtr_stack *k = &t->stk[t->nstk++];
+	*k = (struct gtr_stack){ .gen = gen, .id = id, .nf = nf < GTR_FRAMES ? (unsigned)nf : GTR_FRAMES };
+	memcpy(k->func, func, sizeof func);
 	return 0;
 }
 
@@ -264,11 +266,16 @@ const char *gtr_string(const struct gtr_trace *t, uint64_t gen, uint64_t id)
 	return s ? s->s : NULL;
 }
 
-const char *gtr_stack_func(const struct gtr_trace *t, uint64_t gen, uint64_t id)
+const char *gtr_stack_frame(const struct gtr_trace *t, uint64_t gen, uint64_t id, unsigned k)
 {
 	uint64_t key[2] = { gen, id };
 	const struct gtr_stack *s = bsearch(key, t->stk, t->nstk, sizeof *t->stk, by_key);
-	return s ? gtr_string(t, gen, s->func) : NULL;
+	return s && k < s->nf ? gtr_string(t, gen, s->func[k]) : NULL;
+}
+
+const char *gtr_stack_func(const struct gtr_trace *t, uint64_t gen, uint64_t id)
+{
+	return gtr_stack_frame(t, gen, id, 0);
 }
 
 void gtr_free(struct gtr_trace *t)

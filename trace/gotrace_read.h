@@ -30,7 +30,9 @@ struct gtr_event {
 };
 
 struct gtr_string { uint64_t gen, id; char *s; };
-struct gtr_stack { uint64_t gen, id, func; }; /* func: the top frame's string id */
+#define GTR_FRAMES 8 /* the top frames kept per stack */
+/* func[0..nf-1]: the top frames' function string ids, the top first */
+struct gtr_stack { uint64_t gen, id, func[GTR_FRAMES]; unsigned nf; };
 
 struct gtr_trace {
 	struct gtr_event *ev;
@@ -50,6 +52,9 @@ int gotrace_read(const uint8_t *buf, size_t n, struct gtr_trace *t, char *err, s
 const char *gtr_string(const struct gtr_trace *t, uint64_t gen, uint64_t id);
 /* The top frame's function name of stack id in generation gen, or NULL. */
 const char *gtr_stack_func(const struct gtr_trace *t, uint64_t gen, uint64_t id);
+/* The function name of frame k (0: the top) of that stack, or NULL (no such
+ * stack or frame, or k past the GTR_FRAMES kept). */
+const char *gtr_stack_frame(const struct gtr_trace *t, uint64_t gen, uint64_t id, unsigned k);
 void gtr_free(struct gtr_trace *t);
 
 #endif
