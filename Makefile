@@ -139,6 +139,11 @@ valgrind: $(B)/gosim
 		done; \
 	else echo "valgrind: not installed, skipped"; fi
 
+# Measuring programs in tools/ (run by hand on an idle machine; README).
+$(B)/tools/%: tools/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) -o $@ $<
+
 clean:
 	rm -rf build gosim
 

@@ -33,11 +33,12 @@ static const char usage_text[] =
 	"                            e.g. -D n=1000 -D work=250us\n"
 	"\n"
 	"Scheduler:\n"
-	"      --model=MODEL         seed: the seed's simplified model (default: instant\n"
-	"                            spinning Ms, free operations, a CPU per P);\n"
-	"                            runtime: proc.go's own machinery, in progress (so\n"
-	"                            far runqgrab's usleep(3) back-off and spinning\n"
-	"                            Ms as proc.go counts them; README)\n"
+	"      --model=MODEL         runtime (default): proc.go's own machinery\n"
+	"                            (spinning Ms as proc.go counts them, runqgrab's\n"
+	"                            usleep(3) back-off, adaptive sysmon with timer\n"
+	"                            slack; README \"Two models\"); seed: the seed's\n"
+	"                            simplified model (instant spinning Ms, fixed\n"
+	"                            20us sysmon, free operations, a CPU per P)\n"
 	"      --thread-wake=DUR     runtime model: how long a woken spinning M takes to\n"
 	"                            run findRunnable (default 0: not yet measured)\n"
 	"  -p, --procs=N             GOMAXPROCS, 1..256 (default: the workload's)\n"
@@ -48,12 +49,14 @@ static const char usage_text[] =
 	"                            1.14: call-free loops run on), off\n"
 	"  -s, --seed=N              seed for the random steal order (default 1)\n"
 	"      --slice=DUR           time slice before sysmon preempts (default 10ms)\n"
-	"      --sysmon=MODE         fixed: a pass every period (the seed model, default);\n"
-	"                            adaptive: the runtime's back-off, 20us doubling to\n"
-	"                            10ms after 50 passes that retake nothing\n"
+	"      --sysmon=MODE         adaptive (runtime model's default): the runtime's\n"
+	"                            back-off, 20us doubling to 10ms after 50 passes\n"
+	"                            that retake nothing; fixed (seed model's): a pass\n"
+	"                            every period\n"
 	"      --sysmon-period=DUR   sysmon's period, or first delay (default 20us)\n"
 	"      --sysmon-slack=DUR    added to each of sysmon's sleeps, as Linux timer\n"
-	"                            slack does (default 0; about 67us measured)\n"
+	"                            slack does (runtime model 70us, measured by\n"
+	"                            tools/timer-slack.c; seed model 0)\n"
 	"      --max-threads=N       thread limit, as debug.SetMaxThreads (default 10000)\n"
 	"      --max-goroutines=N    refuse workloads that start more (default 100000000)\n"
 	"      --max-steps=N         refuse workloads that execute more operations\n"
@@ -395,6 +398,11 @@ static int check_combination(struct opts *o)
 		msg_usage("--format needs --trace=FILE");
 		return EXIT_USAGE;
 	}
+	if (o->cfg.model != MODEL_RUNTIME && o->cfg.thread_wake_us > 0) {
+		msg_usage("--thread-wake needs the runtime model (drop --model=seed)");
+		return EXIT_USAGE;
+	}
+	sim_config_fill_model(&o->cfg);
 	return 0;
 }
 
@@ -435,6 +443,13 @@ static int option_error(int c, const char *word)
 int cli_parse_args(struct opts *o, int argc, char **argv)
 {
 	sim_config_default(&o->cfg);
+	/* The command's default is the runtime model; what depends on the
+	 * model is filled in once all options are read, so that --sysmon or
+	 * --sysmon-slack given before or after --model wins either way. */
+	o->cfg.model = MODEL_RUNTIME;
+	o->cfg.sysmon = SYSMON_MODEL;
+	o->cfg.sysmon_slack_us = SIM_MODEL_DEFAULT;
+	o->cfg.thread_wake_us = SIM_MODEL_DEFAULT;
 	o->workload = "fanout";
 	o->max_goroutines = MAX_GOROUTINES_DEFAULT;
 	o->report_threshold_us = REPORT_THRESHOLD_DEFAULT_US;

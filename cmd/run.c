@@ -462,8 +462,10 @@ static char *config_json(const struct run *r)
 			      c->sysmon == SYSMON_FIXED ? "fixed" : "adaptive", "sysmon_period_us",
 			      (json_int_t)c->sysmon_period_us, "sysmon_slack_us", (json_int_t)c->sysmon_slack_us, "max_threads", (json_int_t)c->max_threads, "defines",
 			      defs, "go", r->o->go_version);
-	/* --model=runtime only: the seed model's config stays as it was */
-	if (j && c->model == MODEL_RUNTIME && json_object_set_new(j, "model", json_string("runtime")) != 0) {
+	/* The runtime model only: the seed model's config stays as it was */
+	if (j && c->model == MODEL_RUNTIME &&
+	    (json_object_set_new(j, "model", json_string("runtime")) != 0 ||
+	     json_object_set_new(j, "thread_wake_us", json_integer((json_int_t)c->thread_wake_us)) != 0)) {
 		json_decref(j);
 		j = NULL;
 	}
@@ -493,7 +495,7 @@ static void print_summary(FILE *out, const struct run *r, const struct sim_summa
 		c->procs == 1 ? "" : "s", c->steal ? "on" : "off", modes[c->preempt],
 		c->sysmon == SYSMON_FIXED ? "fixed" : "adaptive", (unsigned long long)c->seed);
 	if (c->model == MODEL_RUNTIME) /* the seed model's first line stays as it was */
-		fputs("  model        runtime (in progress)\n", out);
+		fputs("  model        runtime\n", out);
 	if (c->cpus > 0)
 		fprintf(out, "  cpus         %d (shared by the threads running Go code)\n", c->cpus);
 	fprintf(out, "  outcome      %s\n", sim_outcome_name(sum->outcome));

@@ -18,6 +18,7 @@
 #include "park.h"
 #include "proc.h"
 #include "runq.h"
+#include "policy.h"
 #include "sched.h"
 #include "state.h"
 #include "sysmon.h"
@@ -34,6 +35,32 @@ void sim_config_default(struct sim_config *cfg)
 		.slice_us = FORCE_PREEMPT_US,
 		.max_threads = MAX_THREADS_DEFAULT,
 	};
+}
+
+/* What each model assumes where the user says nothing. The seed model's
+ * are the seed's: fixed 20us sysmon, no timer slack, free wake-ups. The
+ * runtime model's: sysmon's own back-off (proc.go sysmon(): usleep(delay),
+ * delay 20us doubling after 50 idle passes up to 10ms), and every usleep
+ * overshooting by the timer slack measured here (tools/timer-slack.c: the
+ * median overshoot of usleep(3) and usleep(20) on this kind of machine,
+ * 65-77us; Linux's default slack alone is 50us). */
+static const struct model_defaults {
+	enum sim_sysmon sysmon;
+	int64_t sysmon_slack_us, thread_wake_us;
+} model_defaults[] = {
+	[MODEL_SEED] = { SYSMON_FIXED, 0, 0 },
+	[MODEL_RUNTIME] = { SYSMON_ADAPTIVE, RUNTIME_TIMER_SLACK_US, 0 },
+};
+
+void sim_config_fill_model(struct sim_config *cfg)
+{
+	const struct model_defaults *d = &model_defaults[cfg->model == MODEL_RUNTIME];
+	if (cfg->sysmon == SYSMON_MODEL)
+		cfg->sysmon = d->sysmon;
+	if (cfg->sysmon_slack_us == SIM_MODEL_DEFAULT)
+		cfg->sysmon_slack_us = d->sysmon_slack_us;
+	if (cfg->thread_wake_us == SIM_MODEL_DEFAULT)
+		cfg->thread_wake_us = d->thread_wake_us;
 }
 
 static int gcd(int a, int b)
@@ -108,12 +135,14 @@ static int boot(struct sim *s)
 struct sim *sim_new(const struct sim_config *cfg, const struct program *prog,
 		    const struct sim_sink *sink, struct sim_error *err)
 {
-	if (check_config(cfg, prog, err) != 0)
+	struct sim_config c = *cfg;
+	sim_config_fill_model(&c);
+	if (check_config(&c, prog, err) != 0)
 		return NULL;
 	struct sim *s = calloc(1, sizeof *s);
 	if (!s)
 		goto fail;
-	s->cfg = *cfg;
+	s->cfg = c;
 	s->prog = prog;
 	if (sink)
 		s->sink = *sink;

@@ -13,6 +13,7 @@
 #define RUNQGRAB_BACKOFF_US 3      /* runqgrab: usleep(3) before a running P's runnext */
 #define FORCE_PREEMPT_US 10000     /* forcePreemptNS (default; --slice) */
 #define SYSMON_PERIOD_US 20        /* sysmon: delay = 20 (default; --sysmon-period) */
+#define RUNTIME_TIMER_SLACK_US 70  /* runtime model: usleep overshoot measured here (tools/timer-slack.c) */
 #define RETAKE_SYSCALL_US 10000    /* retake: pd.syscallwhen + 10*1000*1000 */
 #define MAX_THREADS_DEFAULT 10000  /* schedinit: sched.maxmcount = 10000 */
 #define TICK_US 10                 /* seed model: 10 us time step */

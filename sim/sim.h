@@ -23,11 +23,15 @@ struct program; /* workload.h */
 struct sim;
 
 enum sim_preempt { PREEMPT_ASYNC, PREEMPT_COOPERATIVE, PREEMPT_OFF };
-enum sim_sysmon { SYSMON_FIXED, SYSMON_ADAPTIVE };
+/* SYSMON_MODEL: left to the model's default (sim_config_fill_model). */
+enum sim_sysmon { SYSMON_MODEL = -1, SYSMON_FIXED, SYSMON_ADAPTIVE };
 /* Which model of the runtime's own machinery: the seed's simplified one
- * (the default for now), or the runtime model, in progress, where the
- * rules listed in the README's "Two models" table follow proc.go. */
+ * (the library's default, so that sim_config_default() behaves as it always
+ * has), or the runtime model (the command's default), where the rules listed
+ * in the README's "Two models" table follow proc.go. */
 enum sim_model { MODEL_SEED, MODEL_RUNTIME };
+/* A duration field set to SIM_MODEL_DEFAULT takes its model's default. */
+#define SIM_MODEL_DEFAULT (-1)
 
 struct sim_config {
 	int procs;              /* GOMAXPROCS, 1..MAX_PROCS */
@@ -53,7 +57,12 @@ struct sim_config {
 	int64_t max_steps, max_goroutines;
 };
 
+/* The seed model's configuration, every field concrete. */
 void sim_config_default(struct sim_config *cfg);
+/* Fill every field left to its model (SYSMON_MODEL, SIM_MODEL_DEFAULT) with
+ * cfg->model's default: one table in driver.c. Idempotent; sim_new() calls
+ * it on its copy, so a caller may leave the fields unset. */
+void sim_config_fill_model(struct sim_config *cfg);
 
 /* The model's open sets, one X-macro table each: the enum, the name the
  * traces print (sim_*_name()) and the docs' lists (tools/names.sh) all come

@@ -323,5 +323,23 @@ a=$("$GOSIM" -w fanout -p 8 -s 5 --trace - --format=csv 2>/dev/null | cksum)
 b=$("$GOSIM" -w fanout -p 8 -s 5 --trace - --format=csv 2>/dev/null | cksum)
 [ "$a" = "$b" ] && ok "the same seed gives the same bytes" || bad "the same seed gives the same bytes"
 
+# The default model is the runtime model, with its own defaults; the seed
+# model is one flag away and an explicit option wins in either order.
+"$GOSIM" -w tightloop -p 1 >"$T/def.txt" 2>/dev/null
+head -2 "$T/def.txt" | grep -q "sysmon adaptive" && grep -q "^  model        runtime$" "$T/def.txt" &&
+	ok "the default is the runtime model, with adaptive sysmon" || bad "the default model"
+"$GOSIM" -w tightloop -p 1 --trace="$T/def.json" -q
+grep -q '"sysmon_slack_us":70,' "$T/def.json" && grep -q '"model":"runtime"' "$T/def.json" &&
+	ok "the runtime model's timer slack is the measured 70us" || bad "the runtime model's slack"
+"$GOSIM" -w tightloop -p 1 --model=seed >"$T/seed.txt" 2>/dev/null
+head -1 "$T/seed.txt" | grep -q "sysmon fixed" && ! grep -q "model" "$T/seed.txt" &&
+	ok "--model=seed gives the seed's fixed sysmon and its summary as it was" || bad "--model=seed"
+"$GOSIM" -w tightloop -p 1 --sysmon=fixed --model=runtime >"$T/o1.txt" 2>/dev/null
+"$GOSIM" -w tightloop -p 1 --model=runtime --sysmon=fixed >"$T/o2.txt" 2>/dev/null
+head -1 "$T/o1.txt" | grep -q "sysmon fixed" && cmp -s "$T/o1.txt" "$T/o2.txt" &&
+	ok "an explicit --sysmon wins over the model's default, before or after --model" || bad "option order"
+! cmp -s "$T/def.txt" "$T/seed.txt" && ok "the two models give different runs of tightloop" || bad "models differ"
+usage_error "--thread-wake in the seed model is refused" "runtime model" -w pingpong --model=seed --thread-wake=10us
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
