@@ -20,8 +20,9 @@
  * Durations are rounded to gosim's 10 us tick; run stints carry the
  * rounding error on, so each goroutine's CPU total is kept to 10 us.
  * Goroutines whose start function is in runtime or runtime/... are left out
- * and counted in the description. Goroutines of one site with identical ops
- * share a function (--no-merge: one function per goroutine).
+ * and counted in the description. Unless --no-merge, each goroutine's ops
+ * are folded into repeats and goroutines of one site and shape share a
+ * function, durations that differ becoming params (import_fold.h).
  * - a "sync" block in sync.(*Mutex).Lock woken by W's Unlock is a lock and
  *   unlock in the waiter and a critical section in W (mutex_wait); one in
  *   sync.(*WaitGroup).Wait woken by W's Done is a wait, W's done, and an add
@@ -42,6 +43,7 @@
 #include <sys/stat.h>
 
 #include "../trace/gotrace_read.h"
+#include "import_fold.h"
 #include "msg.h"
 #include "out.h"
 
@@ -311,6 +313,10 @@ static int block_kind(const char *r)
 		return B_NET;
 	if (strcmp(r, "sync.(*Cond).Wait") == 0)
 		return B_COND;
+	if (strcmp(r, "sync.Mutex.Lock") == 0) /* waitReason strings, as gosim's --format=gotrace writes them */
+		return B_MUTEX;
+	if (strcmp(r, "sync.WaitGroup.Wait") == 0)
+		return B_WG;
 	return B_OTHER;
 }
 
@@ -584,8 +590,11 @@ static void event(struct imp *im, const struct gtr_event *e, json_t *chans)
 		} else if (e->type == EV_GO_BLOCK) {
 			start(r, ns, G_BLOCKED);
 			r->block = block_kind(why);
+			const char *site;
 			if (why && strcmp(why, "sync") == 0)
 				r->block = sync_kind(tr, e->gen, e->arg[1], &r->site);
+			else if ((r->block == B_MUTEX || r->block == B_WG) && sync_kind(tr, e->gen, e->arg[1], &site) >= 0)
+				r->site = site;
 		} else {
 			start(r, ns, G_DEAD);
 			while (r->nopen)
@@ -669,53 +678,104 @@ static int resolve_gos(struct imp *im, json_t *ops, size_t k)
 	return rc;
 }
 
-/* The go ops' references (creation indexes) into function names; names
- * given children first (a child is created after its parent). */
-static int name_all(struct imp *im, int merge, json_t *funcs)
+/* A merged function: its name and the goroutines (indexes) running it. */
+struct group {
+	char *name;
+	size_t *m, n, cap;
+};
+
+static int group_add(struct group *gr, size_t k)
+{
+	if (gr->n == gr->cap) {
+		size_t c = gr->cap ? gr->cap * 2 : 4;
+		size_t *a = realloc(gr->m, c * sizeof *a);
+		if (!a)
+			return -1;
+		gr->m = a;
+		gr->cap = c;
+	}
+	gr->m[gr->n++] = k;
+	return 0;
+}
+
+/* A function's name: the site's, then _2, _3, ... (main's others: main_1...). */
+static char *func_name(json_t *count, const char *fn)
+{
+	json_t *cnt = json_object_get(count, fn);
+	json_int_t m = cnt ? json_integer_value(cnt) + 1 : 1;
+	size_t ln = strlen(fn) + 24;
+	char *name = malloc(ln);
+	if (!name || json_object_set_new(count, fn, json_integer(m))) {
+		free(name);
+		return NULL;
+	}
+	if (m == 1 && strcmp(fn, "main") != 0)
+		snprintf(name, ln, "%s", fn);
+	else
+		snprintf(name, ln, "%s_%lld", fn, (long long)m);
+	return name;
+}
+
+/* The go ops' references (creation indexes) into function names, children
+ * first (a child is created after its parent, and its name is in its
+ * parent's shape). Merging: each goroutine's ops folded (fold_repeats),
+ * goroutines of one site and one shape grouped into one function, whose
+ * differing durations become params (merge_shapes). */
+static int name_all(struct imp *im, int merge, json_t *funcs, json_t *params)
 {
 	json_t *seen = json_object(), *count = json_object();
+	struct group *gr = NULL;
+	size_t ngr = 0;
 	int rc = seen && count ? 0 : -1;
+	if (rc == 0 && !(gr = calloc(im->ng ? im->ng : 1, sizeof *gr)))
+		rc = -1;
 	for (size_t k = im->ng; k-- > 0 && rc == 0;) {
 		struct ig *g = &im->g[k];
 		if (g->runtime)
 			continue;
-		if (resolve_gos(im, g->ops, k))
-			rc = -1;
-		if (g->goid == 1 && k == 0)
-			continue;
-		char *ops = json_dumps(g->ops, JSON_COMPACT);
-		size_t n = ops ? strlen(g->fn) + strlen(ops) + 32 : 0;
-		char *key = ops ? malloc(n) : NULL;
-		if (!key) {
-			free(ops);
+		if (resolve_gos(im, g->ops, k) || (merge && fold_repeats(g->ops))) {
 			rc = -1;
 			break;
 		}
-		snprintf(key, n, "%s\n%s", g->fn, merge ? ops : "");
-		json_t *was = merge ? json_object_get(seen, key) : NULL;
-		if (was) {
-			g->name = strdup(json_string_value(was));
-		} else {
-			json_t *cnt = json_object_get(count, g->fn);
-			json_int_t m = cnt ? json_integer_value(cnt) + 1 : 1;
-			json_object_set_new(count, g->fn, json_integer(m));
-			size_t ln = strlen(g->fn) + 24;
-			g->name = malloc(ln);
-			if (g->name) {
-				if (m == 1 && strcmp(g->fn, "main") != 0)
-					snprintf(g->name, ln, "%s", g->fn);
-				else
-					snprintf(g->name, ln, "%s_%lld", g->fn, (long long)m);
-				if (json_object_set_new(seen, key, json_string(g->name)) ||
-				    json_object_set(funcs, g->name, g->ops))
-					rc = -1;
-			}
+		if (g->goid == 1 && k == 0)
+			continue;
+		char *shape = merge ? ops_shape(g->ops) : strdup("");
+		size_t n = shape ? strlen(g->fn) + strlen(shape) + 2 : 0;
+		char *key = shape ? malloc(n) : NULL;
+		if (!key) {
+			free(shape);
+			rc = -1;
+			break;
 		}
-		if (!g->name)
+		snprintf(key, n, "%s\n%s", g->fn, shape);
+		json_t *was = merge ? json_object_get(seen, key) : NULL;
+		size_t gi = was ? (size_t)json_integer_value(was) : ngr++;
+		if (!was) {
+			gr[gi].name = func_name(count, g->fn);
+			if (!gr[gi].name || json_object_set_new(seen, key, json_integer((json_int_t)gi)) ||
+			    json_object_set(funcs, gr[gi].name, g->ops))
+				rc = -1;
+		}
+		if (rc == 0 && (group_add(&gr[gi], k) || !(g->name = strdup(gr[gi].name))))
 			rc = -1;
 		free(key);
-		free(ops);
+		free(shape);
 	}
+	for (size_t i = 0; i < ngr && rc == 0; i++) {
+		if (gr[i].n < 2)
+			continue;
+		json_t **mem = malloc(gr[i].n * sizeof *mem);
+		for (size_t j = 0; mem && j < gr[i].n; j++)
+			mem[j] = im->g[gr[i].m[gr[i].n - 1 - j]].ops; /* the first created first */
+		if (!mem || json_object_set(funcs, gr[i].name, mem[0]) || merge_shapes(mem, gr[i].n, gr[i].name, params))
+			rc = -1;
+		free(mem);
+	}
+	for (size_t i = 0; gr && i < ngr; i++) {
+		free(gr[i].name);
+		free(gr[i].m);
+	}
+	free(gr);
 	json_decref(seen);
 	json_decref(count);
 	return rc;
@@ -752,10 +812,10 @@ static int names_field(json_t *w, const char *key, json_t *set)
 static json_t *workload(struct imp *im, int merge)
 {
 	struct ig *main_g = im->ng && im->g[0].goid == 1 ? &im->g[0] : NULL;
-	json_t *w = json_object(), *chans = json_object(), *funcs = json_object();
+	json_t *w = json_object(), *chans = json_object(), *funcs = json_object(), *params = json_object();
 	im->mutexes = json_object();
 	im->wgs = json_object();
-	if (!w || !chans || !funcs || !im->mutexes || !im->wgs)
+	if (!w || !chans || !funcs || !params || !im->mutexes || !im->wgs)
 		goto fail;
 	for (size_t i = 0; i < im->tr.nev && !im->oom && !im->bad[0]; i++)
 		event(im, &im->tr.ev[i], chans);
@@ -769,9 +829,10 @@ static json_t *workload(struct imp *im, int merge)
 		json_decref(w);
 		json_decref(chans);
 		json_decref(funcs);
+		json_decref(params);
 		return NULL;
 	}
-	if (im->oom || name_all(im, merge, funcs))
+	if (im->oom || name_all(im, merge, funcs, params))
 		goto fail;
 	if (!main_g)
 		main_g = find_g(im, 1);
@@ -779,6 +840,7 @@ static json_t *workload(struct imp *im, int merge)
 		json_decref(w);
 		json_decref(chans);
 		json_decref(funcs);
+		json_decref(params);
 		errno = EINVAL;
 		return NULL;
 	}
@@ -795,15 +857,20 @@ static json_t *workload(struct imp *im, int merge)
 		 name, (long long)(im->end / 1000), users, json_object_size(funcs), im->nruntime);
 	uint64_t procs = im->procs ? im->procs : im->maxp ? im->maxp : 1;
 	if (json_object_set_new(w, "name", json_string(name)) || json_object_set_new(w, "description", json_string(desc)) ||
-	    json_object_set_new(w, "procs", json_integer((json_int_t)procs)) || json_object_set_new(w, "chans", chans) ||
+	    json_object_set_new(w, "procs", json_integer((json_int_t)procs)) ||
+	    (json_object_size(params) && json_object_set(w, "params", params)) || json_object_set_new(w, "chans", chans) ||
 	    names_field(w, "mutexes", im->mutexes) || names_field(w, "waitgroups", im->wgs) ||
 	    json_object_set(w, "main", main_g->ops) || json_object_set_new(w, "funcs", funcs))
 		goto fail_w;
+	json_decref(params);
 	return w;
 fail:
 	json_decref(chans);
 	json_decref(funcs);
+	json_decref(params);
+	params = NULL;
 fail_w:
+	json_decref(params);
 	json_decref(w);
 	im->oom = 1;
 	return NULL;
@@ -985,8 +1052,10 @@ static const char import_usage[] =
 	"Turn a Go execution trace (runtime/trace, go test -trace; Go 1.22+) into a\n"
 	"workload that gosim replays: gosim -w WORKLOAD.json -p N.\n"
 	"  -o, --output=FILE  the workload (default '-': stdout)\n"
-	"      --no-merge     one function per goroutine (default: goroutines of one\n"
-	"                     site with identical ops share a function)\n";
+	"      --no-merge     exact: one function per goroutine, every op as it was\n"
+	"                     (default: repeated ops folded into repeat loops, and\n"
+	"                     goroutines of one site and shape share a function,\n"
+	"                     differing durations as params at their mean)\n";
 
 int import_main(int argc, char **argv)
 {

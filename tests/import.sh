@@ -2,13 +2,15 @@
 # import.sh GOSIM: gosim import, a Go execution trace into a workload.
 #
 # 1. Round trip: every built-in workload's --format=gotrace trace imports
-#    to a workload that replays to the same schedule: the same goroutine
-#    count, makespan, per-goroutine CPU time (--report=json) and
-#    fingerprint, at the workload's Ps and at 3 Ps.
+#    (--no-merge) to a workload that replays to the same schedule: the same
+#    goroutine count, makespan, per-goroutine CPU time (--report=json) and
+#    fingerprint, at the workload's Ps and at 3 Ps; the merged import's
+#    replay is within 5% of it (makespan; total CPU within 2%).
 # 2. A real trace, captured here from tests/data/importgo/main.go at
 #    GOMAXPROCS=2 (tools/capture), imports to the golden
 #    tests/data/importgo/importgo.json, which replays at 1, 2 and 4 Ps; a
-#    worker pool's trace (pool.trace) gets its Mutex and WaitGroup back.
+#    worker pool's trace (pool.trace) gets its Mutex and WaitGroup back;
+#    merged, both replay within 5% of their --no-merge imports.
 # 3. Malformed input: the trace truncated at many offsets and with bytes
 #    flipped gives exit 0 or a one-line error "gosim: FILE: ..." and exit 2,
 #    never a crash; a file that is not a trace, a missing file, bad usage: 2.
@@ -28,16 +30,46 @@ print(sorted((g["g"], g["time_us"]["running"]) for g in d["goroutines"]))' "$tmp
 	"$gosim" "$@" 2>/dev/null | grep -E '^  (outcome|makespan|goroutines|fingerprint) '
 }
 
+close_to() { # WHAT UNMERGED MERGED [-p N]: the merged replay within 5% of the exact one
+	what=$1 u=$2 m=$3
+	shift 3
+	"$gosim" -w "$u" "$@" --report=json > "$tmp/u.json" 2>/dev/null &&
+		"$gosim" -w "$m" "$@" --report=json > "$tmp/m.json" 2>/dev/null || { no "$what: a replay failed"; return; }
+	python3 - "$tmp/u.json" "$tmp/m.json" <<'PY' || no "$what: the merged import's replay is not within 5% of the exact one's"
+import json, sys
+u, m = (json.load(open(f)) for f in sys.argv[1:])
+cpu = lambda d: sum(g["time_us"]["running"] for g in d["goroutines"])
+span = lambda d: d["report"]["makespan_us"]
+assert len(u["goroutines"]) == len(m["goroutines"]), "goroutines"
+assert abs(cpu(m) - cpu(u)) <= 0.02 * cpu(u) + 10 * len(u["goroutines"]), ("cpu", cpu(u), cpu(m))
+assert abs(span(m) - span(u)) <= 0.05 * span(u), ("makespan", span(u), span(m))
+PY
+}
+
 for w in fanout syscalls tightloop pingpong sleepers; do
 	for p in "" 3; do
 		pp=${p:+-p $p}
 		"$gosim" -w $w $pp -q -t "$tmp/$w.trace" || { no "$w $pp: gosim run"; continue; }
-		"$gosim" import "$tmp/$w.trace" -o "$tmp/$w.json" 2> "$tmp/err" || { no "$w $pp: import: $(cat "$tmp/err")"; continue; }
+		"$gosim" import --no-merge "$tmp/$w.trace" -o "$tmp/$w.json" 2> "$tmp/err" || { no "$w $pp: import: $(cat "$tmp/err")"; continue; }
 		[ -s "$tmp/err" ] && no "$w $pp: import reported what gosim itself wrote: $(head -1 "$tmp/err")"
 		a=$(shape -w $w $pp) b=$(shape -w "$tmp/$w.json" $pp)
 		[ -n "$a" ] && [ "$a" = "$b" ] || no "$w $pp: the replay differs: $a / $b"
+		"$gosim" import "$tmp/$w.trace" -o "$tmp/$w.m.json" 2> /dev/null || no "$w $pp: merged import"
+		close_to "$w $pp" "$tmp/$w.json" "$tmp/$w.m.json" $pp
 	done
 done
+
+# The mutex workload: its waits come back as lock/unlock (uncontended ones
+# leave no event, so the replay is close, not the same).
+"$gosim" -w mutex -q -t "$tmp/mutex.trace" || no "mutex: gosim run"
+"$gosim" import "$tmp/mutex.trace" -o "$tmp/mutex.json" 2> "$tmp/err" || no "mutex: import"
+[ -s "$tmp/err" ] && no "mutex: not all mapped: $(head -1 "$tmp/err")"
+grep -q '"lock":"mu_worker"' "$tmp/mutex.json" || no "mutex: no lock ops"
+"$gosim" -w mutex --report=json > "$tmp/m0.json" && "$gosim" -w "$tmp/mutex.json" --report=json > "$tmp/m1.json" &&
+	python3 -c '
+import json, sys
+a, b = (json.load(open(f))["report"]["makespan_us"] for f in sys.argv[1:])
+assert abs(a - b) <= 0.05 * a, (a, b)' "$tmp/m0.json" "$tmp/m1.json" || no "mutex: the replay's makespan is not within 5% of the run's"
 
 data=$(dirname "$0")/data/importgo
 "$gosim" import "$data/importgo.trace" -o "$tmp/real.json" 2> "$tmp/err" || no "real trace: $(cat "$tmp/err")"
@@ -63,9 +95,16 @@ assert n("wait") == n("done") == n("add") == 1
 keys = [next(iter(o)) for o in w["main"]]
 assert keys.index("add") < keys.index("go") < keys.index("wait"), keys
 PY
+"$gosim" import --no-merge "$data/pool.trace" -o "$tmp/pool.n.json" 2> /dev/null || no "pool: --no-merge"
+"$gosim" import --no-merge "$data/importgo.trace" -o "$tmp/real.n.json" 2> /dev/null || no "real trace: --no-merge"
 for p in 1 2 4; do
 	"$gosim" -w "$tmp/pool.json" -p $p 2>/dev/null | grep -q '^  outcome      done' || no "pool: the replay at -p $p does not end"
+	# Merging (repeat folding, durations averaged into params) keeps the replay.
+	close_to "pool -p $p" "$tmp/pool.n.json" "$tmp/pool.json" -p $p
+	close_to "real trace -p $p" "$tmp/real.n.json" "$tmp/real.json" -p $p
 done
+[ "$(wc -l < "$tmp/pool.json")" -lt "$(($(wc -l < "$tmp/pool.n.json") / 5))" ] || no "pool: merging did not make the workload 5 times shorter"
+grep -q '"repeat":400,"body":\[{"send":"main_worker"}\]' "$tmp/pool.json" || no "pool: main's 400 sends are not one repeat"
 
 # Malformed and truncated traces.
 t=$data/importgo.trace
@@ -105,5 +144,5 @@ head -c 100 "$t" > "$tmp/cut.trace"
 "$gosim" import "$tmp/cut.trace" -o "$tmp/keep.json" 2> /dev/null
 [ "$(cat "$tmp/keep.json")" = old ] || no "a failed import replaced the old output file"
 
-[ $fail -eq 0 ] && echo "import: ok (10 round trips, the real trace's golden workload, the pool's Mutex and WaitGroup, $cases malformed traces)"
+[ $fail -eq 0 ] && echo "import: ok (10 round trips, the mutex workload's locks, the real trace's golden workload, the pool's Mutex and WaitGroup, $cases malformed traces)"
 exit $fail
