@@ -44,6 +44,9 @@ static const char usage_text[] =
 	"  -p, --procs=N             GOMAXPROCS, 1..256 (default: the workload's)\n"
 	"      --cpus=N              runtime model: the machine's CPUs, 1..1024, shared\n"
 	"                            by the threads running Go code (default: one per P)\n"
+	"      --cpu-slice=DUR       with --cpus: a thread's time slice on a CPU (default\n"
+	"                            Linux's base slice, 0.75ms x (1 + log2 CPUs): 1.5ms\n"
+	"                            on 2 CPUs)\n"
 	"      --steal=on|off        work stealing (default on)\n"
 	"      --preempt=MODE        async (Go 1.14+, default), cooperative (before\n"
 	"                            1.14: call-free loops run on), off\n"
@@ -120,7 +123,7 @@ static const char usage_text[] =
 enum { OPT_STEAL = 256, OPT_PREEMPT, OPT_SLICE, OPT_SYSMON_PERIOD, OPT_MAX_THREADS, OPT_SCHEDTRACE,
        OPT_SCHEDDETAIL, OPT_GO, OPT_CHECK, OPT_EAGER, OPT_LIST, OPT_MAX_GOROUTINES, OPT_MAX_STEPS, OPT_UNTIL, OPT_STATS, OPT_SYSMON,
        OPT_SYSMON_SLACK, OPT_REPORT, OPT_REPORT_THRESHOLD, OPT_WHY, OPT_SEEDS, OPT_JOBS, OPT_SWEEP_JOBS, OPT_EXPLAIN,
-       OPT_MODEL, OPT_THREAD_WAKE, OPT_CPUS };
+       OPT_MODEL, OPT_THREAD_WAKE, OPT_CPUS, OPT_CPU_SLICE };
 
 static const struct option long_opts[] = {
 	{ "workload", required_argument, NULL, 'w' },
@@ -155,6 +158,7 @@ static const struct option long_opts[] = {
 	{ "model", required_argument, NULL, OPT_MODEL },
 	{ "thread-wake", required_argument, NULL, OPT_THREAD_WAKE },
 	{ "cpus", required_argument, NULL, OPT_CPUS },
+	{ "cpu-slice", required_argument, NULL, OPT_CPU_SLICE },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -256,6 +260,15 @@ static int parse_long_only(struct opts *o, int c, const char *arg)
 			return bad("--cpus", arg, "expected an integer in 1..1024");
 		o->cfg.cpus = (int)v;
 		return 0;
+	case OPT_CPU_SLICE:
+		if (parse_int(arg, 1, 1000000, &v) == 0) {
+			o->cfg.cpu_slice_us = v;
+			return 0;
+		}
+		if (workload_parse_duration_us(arg, &o->cfg.cpu_slice_us) == 0 && o->cfg.cpu_slice_us >= 1 &&
+		    o->cfg.cpu_slice_us <= 1000000)
+			return 0;
+		return bad("--cpu-slice", arg, "expected a duration from 1us to 1s, such as 1.5ms");
 	case OPT_SYSMON: {
 		static const char *const kinds[] = { "fixed", "adaptive" };
 		if (parse_choice("--sysmon", arg, kinds, 2, &choice))

@@ -470,7 +470,8 @@ static char *config_json(const struct run *r)
 		j = NULL;
 	}
 	/* --cpus only: without it every P has its own CPU, as before */
-	if (j && c->cpus > 0 && json_object_set_new(j, "cpus", json_integer(c->cpus)) != 0) {
+	if (j && c->cpus > 0 && (json_object_set_new(j, "cpus", json_integer(c->cpus)) != 0 ||
+				 (c->cpu_slice_us > 0 && json_object_set_new(j, "cpu_slice_us", json_integer(c->cpu_slice_us)) != 0))) {
 		json_decref(j);
 		j = NULL;
 	}

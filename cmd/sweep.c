@@ -499,6 +499,8 @@ static void write_jobs(const struct sweep *w)
 		       c->max_threads, o->max_goroutines, o->max_steps);
 		if (c->cpus > 0)
 			printf(" --cpus=%d", c->cpus);
+		if (c->cpu_slice_us > 0)
+			printf(" --cpu-slice=%" PRId64, c->cpu_slice_us);
 		for (int i = 0; i < o->ndefines; i++) {
 			char buf[512];
 			snprintf(buf, sizeof buf, "%s=%s", o->defines[i].name, o->defines[i].value);

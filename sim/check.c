@@ -4,6 +4,7 @@
  * The invariants are listed in state.h. */
 #include <stdlib.h>
 
+#include "cpu.h"
 #include "park.h"
 #include "runq.h"
 #include "state.h"
@@ -260,7 +261,7 @@ static int check_all(struct sim *s)
 		sim_broken(s, "nlive is %lld but %lld Gs are live", (long long)s->nlive, (long long)live);
 		return -1;
 	}
-	return 0;
+	return cpu_check(s);
 }
 
 void sim_check(struct sim *s)

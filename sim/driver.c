@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cpu.h"
 #include "exec.h"
 #include "netpoll.h"
 #include "park.h"
@@ -88,8 +89,8 @@ static int check_config(const struct sim_config *c, const struct program *prog, 
 		bad = "cpus must be in 1..1024";
 	else if (c->cpus > 0 && c->model != MODEL_RUNTIME)
 		bad = "a CPU count (--cpus) needs the runtime model (--model=runtime); the seed model gives every P its own CPU";
-	else if (c->cpus > 0 && c->cpus < c->procs)
-		bad = "fewer CPUs than Ps (--cpus below --procs) is not modelled yet";
+	else if (c->cpu_slice_us < 0 || (c->cpu_slice_us > 0 && c->cpus == 0))
+		bad = "a CPU time slice (--cpu-slice) needs a CPU count (--cpus)";
 	else if (c->max_threads < 2)
 		bad = "max threads must be at least 2 (the main thread and sysmon)";
 	else if (!prog || prog->main_fn < 0)
@@ -159,7 +160,8 @@ struct sim *sim_new(const struct sim_config *cfg, const struct program *prog,
 	s->fp_now = -1;
 	rng_init(&s->rng_steal, cfg->seed, RNG_STEAL);
 	rng_init(&s->rng_select, cfg->seed, RNG_SELECT);
-	if (evq_init(&s->evq, 3 * s->nprocs) != 0) /* per P: CPU-done, timer and its M's wake-up slots */
+	/* per P: CPU-done, timer and its M's wake-up slots; per CPU (--cpus): its slice end */
+	if (evq_init(&s->evq, 3 * s->nprocs + (cfg->cpus < s->nprocs ? cfg->cpus : 0)) != 0 || cpu_init(s) != 0)
 		goto fail;
 	s->allp = calloc((size_t)s->nprocs, sizeof *s->allp);
 	s->chans = calloc((size_t)prog->nchans + 1, sizeof *s->chans);
@@ -199,6 +201,8 @@ static void handle(struct sim *s, const struct evq_item *it)
 		netpoll_ready(s, it->id, it->gen);
 	else if (it->kind == EVQ_MWAKE)
 		; /* nothing changes but the clock: sched_all runs the M's findRunnable */
+	else if (it->kind == EVQ_CPU_SLICE)
+		cpu_slice_end(s, it->id);
 	else { /* EVQ_TIMER: an instant at a P's earliest timer; the scheduler runs it */
 		netpoll_timer_wake(s); /* findRunnable's pollUntil */
 		timer_wake(s, it->id);
@@ -278,6 +282,9 @@ enum sim_status sim_step(struct sim *s)
 		sim_check(s);
 		sched_all(s);
 	}
+	while (cpu_balance(s)) /* Ms given a CPU with no G schedule now */
+		sched_all(s);
+	sim_check(s);
 	finish_instant(s);
 	return s->status;
 }
@@ -311,6 +318,7 @@ void sim_free(struct sim *s)
 	free(s->allg);
 	free(s->allm);
 	timers_free(s);
+	cpu_free(s);
 	free(s->allp);
 	free(s->chans);
 	free(s->mutexes);

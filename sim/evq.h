@@ -18,13 +18,14 @@
 /* EVQ_MWAKE (the runtime model): the instant the spinning M on P id runs
  * findRunnable: its thread has woken (--thread-wake), or runqgrab's
  * usleep(3) is over (sched.h). */
-enum evq_kind { EVQ_CPU_DONE, EVQ_SYSCALL_DONE, EVQ_TIMER, EVQ_NET_READY, EVQ_MWAKE };
+/* EVQ_CPU_SLICE (--cpus): CPU id's time slice ends (cpu.h). */
+enum evq_kind { EVQ_CPU_DONE, EVQ_SYSCALL_DONE, EVQ_TIMER, EVQ_NET_READY, EVQ_MWAKE, EVQ_CPU_SLICE };
 
 struct evq_item {
 	int64_t t;
 	uint64_t seq;
 	uint64_t gen;
-	int32_t id;   /* P for EVQ_CPU_DONE, EVQ_TIMER and EVQ_MWAKE, G for EVQ_SYSCALL_DONE and EVQ_NET_READY */
+	int32_t id;   /* P for EVQ_CPU_DONE, EVQ_TIMER and EVQ_MWAKE, CPU for EVQ_CPU_SLICE, G for EVQ_SYSCALL_DONE and EVQ_NET_READY */
 	int32_t slot; /* the keyed slot, or -1 */
 	uint8_t kind;
 };

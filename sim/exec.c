@@ -85,6 +85,34 @@ static void start_segment(struct sim *s, int32_t gi)
 		sim_oom(s, "events");
 }
 
+/* Cut the CPU segment in progress on P pi short, if any: the time run
+ * counts as busy, the rest stays in the G's u.left. */
+static void cut_segment(struct sim *s, int32_t pi, struct g *gp)
+{
+	struct p *pp = &s->allp[pi];
+	if (pp->seg_end <= s->now)
+		return;
+	pp->busy_us += s->now - pp->seg_start;
+	gp->u.left = pp->seg_end - s->now;
+	pp->seg_gen++;
+	evq_cancel(&s->evq, pi); /* its completion event goes too */
+	pp->seg_end = pp->seg_start = s->now;
+}
+
+void exec_cpu_pause(struct sim *s, int32_t pi)
+{
+	int32_t gi = s->allm[s->allp[pi].m].curg;
+	if (gi >= 0)
+		cut_segment(s, pi, &s->allg[gi]);
+}
+
+void exec_cpu_resume(struct sim *s, int32_t pi)
+{
+	int32_t gi = s->allm[s->allp[pi].m].curg;
+	if (gi >= 0 && s->allg[gi].place == PL_RUNNING && s->allg[gi].u.left > 0 && s->allp[pi].seg_end <= s->now)
+		start_segment(s, gi);
+}
+
 /* Preempt the G running on P pi (its request is already set): the rest of
  * its CPU op waits in the global queue. */
 int exec_preempt(struct sim *s, int32_t pi)
@@ -92,15 +120,7 @@ int exec_preempt(struct sim *s, int32_t pi)
 	struct p *pp = &s->allp[pi];
 	int32_t gi = s->allm[pp->m].curg;
 	struct g *gp = &s->allg[gi];
-	int64_t ran = 0;
-	if (pp->seg_end > s->now) { /* cut the CPU segment in progress short */
-		ran = s->now - pp->seg_start;
-		pp->busy_us += ran;
-		gp->u.left = pp->seg_end - s->now;
-		pp->seg_gen++;
-		evq_cancel(&s->evq, pi); /* its completion event goes too */
-		pp->seg_end = pp->seg_start = s->now;
-	}
+	cut_segment(s, pi, gp);
 	struct sim_event e = { .ev = EV_PREEMPT, .g = goid(s, gi), .p = pi, .m = pp->m,
 			       .ran_us = s->now - pp->slice_start };
 	if (s->cfg.explain)

@@ -23,5 +23,9 @@ void exec_cpu_done(struct sim *s, int32_t pi, uint64_t gen);
 void exec_syscall_done(struct sim *s, int32_t gi);
 int exec_preempt(struct sim *s, int32_t pi);
 int exec_stoppable(const struct sim *s, int32_t gi);
+/* --cpus (cpu.h): the M on P pi loses its CPU: its G's CPU segment is cut
+ * (the rest kept in g.u.left); and gets it back: the segment goes on. */
+void exec_cpu_pause(struct sim *s, int32_t pi);
+void exec_cpu_resume(struct sim *s, int32_t pi);
 
 #endif

@@ -94,7 +94,7 @@ int32_t proc_newm(struct sim *s)
 		s->mcap = cap;
 	}
 	int32_t mi = s->nm++;
-	s->allm[mi] = (struct m){ .p = -1, .curg = -1, .oldp = -1, .schedlink = -1, .state = MS_NEW };
+	s->allm[mi] = (struct m){ .p = -1, .curg = -1, .oldp = -1, .schedlink = -1, .state = MS_NEW, .cpulink = -1 };
 	if (s->nm > s->sum.threads_peak)
 		s->sum.threads_peak = s->nm;
 	struct sim_event e = { .ev = EV_M, .g = -1, .p = -1, .m = mi, .from = MS_NEW, .to = MS_NEW };

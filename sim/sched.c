@@ -3,6 +3,7 @@
 
 #include <assert.h>
 
+#include "cpu.h"
 #include "exec.h"
 #include "proc.h"
 #include "netpoll.h"
@@ -207,8 +208,9 @@ static int schedule_busy_ps(struct sim *s)
 		again = 0;
 		for (int32_t pi = 0; pi < s->nprocs && s->status == SIM_RUNNING; pi++) {
 			struct p *pp = &s->allp[pi];
-			if (pp->status != P_RUNNING || s->allm[pp->m].curg >= 0 || s->allm[pp->m].wake_at > s->now)
-				continue; /* running a G, or its M asleep (the runtime model) */
+			if (pp->status != P_RUNNING || s->allm[pp->m].curg >= 0 || s->allm[pp->m].wake_at > s->now ||
+			    !cpu_get(s, pp->m))
+				continue; /* running a G, its M asleep (the runtime model) or off CPU (--cpus) */
 			schedule(s, pi);
 			progress = again = 1;
 			sim_check(s);

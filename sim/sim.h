@@ -50,6 +50,7 @@ struct sim_config {
 	enum sim_model model;   /* --model: seed (default) or runtime */
 	int64_t thread_wake_us; /* runtime model: startm to the woken M's findRunnable (--thread-wake) */
 	int cpus;               /* --cpus: the machine's CPUs the Ms share; 0: one per P (the seed model's) */
+	int64_t cpu_slice_us;   /* --cpu-slice: a thread's time slice on a CPU; 0: Linux's default for cpus (cpu.h) */
 	int64_t until_us;       /* 0, or stop (SIM_UNTIL) rather than run an instant past it */
 	/* 0, or stop (SIM_LIMIT) past this many steps or goroutines: for
 	 * programs whose totals are a lower bound (range bodies run as often

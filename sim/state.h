@@ -110,6 +110,8 @@ struct m {
 	uint8_t state;    /* enum sim_mstate, or MS__N for sysmon */
 	int64_t wake_at;  /* the runtime model: a spinning M sleeps (thread wake-up,
 			     usleep) until then; its P waits for it */
+	uint8_t cpu;      /* --cpus: enum m_cpu (cpu.h): wants no CPU, waits for one, runs on one */
+	int32_t cpulink;  /* next in the CPU run queue */
 };
 #define MS_SYSMON MS__N
 
@@ -230,6 +232,11 @@ struct sim {
 	struct sudog *sudogs;
 	int32_t nsudog, sudogcap, sudogfree; /* sudogfree: free list through next */
 	int64_t sudogs_used;
+
+	/* --cpus below procs (cpu.h); ncpus 0: a CPU per P, the mechanism off */
+	struct cpu { int32_t m; int armed; int64_t slice_end; } *cpus;
+	int32_t ncpus, nwaiting, cpuq_head, cpuq_tail;
+	int64_t cpu_slice_us;
 
 	struct rng rng_steal;
 	struct rng rng_select; /* selectgo's pollorder */

@@ -40,3 +40,112 @@ Test(cpu, as_many_cpus_as_ps_changes_nothing)
 	run_result_free(&a);
 	run_result_free(&b);
 }
+
+static struct run_result run_cpus(const char *json, int procs, int cpus, int64_t slice_us)
+{
+	struct sim_config cfg = test_config(procs);
+	cfg.model = MODEL_RUNTIME;
+	cfg.cpus = cpus;
+	cfg.cpu_slice_us = slice_us;
+	struct run_result r;
+	run_text(json, &cfg, &r);
+	cr_assert_eq(r.status, SIM_DONE, "%s", r.msg);
+	return r;
+}
+
+static int64_t total_busy(const struct run_result *r)
+{
+	int64_t busy = 0;
+	for (int i = 0; i < r->sum.procs; i++)
+		busy += r->sum.busy_us[i];
+	return busy;
+}
+
+/* Each goroutine's wall time, first run to exit, summed. */
+static int64_t wall_sum(const struct run_result *r, int ngs)
+{
+	int64_t sum = 0;
+	for (int g = 2; g < 2 + ngs; g++) {
+		long start = first_start(&r->log, g), end = evlog_find(&r->log, 0, EV_G, g, PL_DEAD);
+		cr_assert(start >= 0 && end >= 0, "G%d ran and exited", g);
+		sum += r->log.ev[end].t - r->log.ev[start].t;
+	}
+	return sum;
+}
+
+Test(cpu, four_ps_on_two_cpus_double_a_cpu_bound_fanouts_makespan)
+{
+	struct run_result a = run_cpus(fanout_json, 4, 4, 0), b = run_cpus(fanout_json, 4, 2, 0);
+	cr_assert_eq(a.sum.makespan_us, 2000, "8 x 1ms on 4 CPUs");
+	cr_assert_eq(b.sum.makespan_us, 4000, "8 x 1ms on 2 CPUs");
+	cr_assert_eq(total_busy(&a), 8000);
+	cr_assert_eq(total_busy(&b), 8000, "the same CPU time in all");
+	run_result_free(&a);
+	run_result_free(&b);
+}
+
+static const char hogs_json[] =
+	"{\"procs\": 4, \"main\": [{\"repeat\": 4, \"body\": [{\"go\": \"w\"}]}],"
+	" \"funcs\": {\"w\": [{\"run\": 20000}]}}";
+
+Test(cpu, four_cpu_bound_goroutines_on_two_cpus_each_take_twice_as_long)
+{
+	struct run_result a = run_cpus(hogs_json, 4, 4, 0), b = run_cpus(hogs_json, 4, 2, 0);
+	int64_t wa = wall_sum(&a, 4), wb = wall_sum(&b, 4);
+	cr_assert_eq(wa, 4 * 20000, "each alone on its CPU");
+	cr_assert(wb >= 2 * wa * 9 / 10 && wb <= 2 * wa * 11 / 10, "about twice: %lld vs %lld", (long long)wb,
+		  (long long)wa);
+	cr_assert_eq(total_busy(&b), total_busy(&a));
+	run_result_free(&a);
+	run_result_free(&b);
+}
+
+static const char two_json[] =
+	"{\"procs\": 2, \"main\": [{\"go\": \"w\"}, {\"go\": \"w\"}],"
+	" \"funcs\": {\"w\": [{\"run\": 3000}]}}";
+
+Test(cpu, two_threads_on_one_cpu_take_turns_a_slice_each)
+{
+	struct run_result r = run_cpus(two_json, 2, 1, 1000);
+	long d1 = evlog_find(&r.log, 0, EV_G, -1, PL_DEAD);
+	while (d1 >= 0 && r.log.ev[d1].g == 1) /* main exits at once */
+		d1 = evlog_find(&r.log, (size_t)d1 + 1, EV_G, -1, PL_DEAD);
+	cr_assert(d1 >= 0);
+	cr_assert_eq(r.log.ev[d1].t, 5000, "1ms turns: a b a b a (done) b");
+	cr_assert_eq(r.sum.makespan_us, 6000);
+	cr_assert_eq(total_busy(&r), 6000);
+	run_result_free(&r);
+}
+
+static const char syscall_json[] =
+	"{\"procs\": 2, \"main\": [{\"go\": \"w\"}, {\"syscall\": 3000}],"
+	" \"funcs\": {\"w\": [{\"run\": 2000}]}}";
+
+Test(cpu, a_thread_in_a_syscall_uses_no_cpu)
+{
+	struct run_result r = run_cpus(syscall_json, 2, 1, 0);
+	cr_assert_eq(r.sum.makespan_us, 3000, "w's 2ms of CPU runs on the one CPU during main's 3ms syscall");
+	run_result_free(&r);
+}
+
+Test(cpu, every_builtin_workload_completes_on_fewer_cpus_than_ps)
+{
+	for (int w = 0; w < builtin_workloads_n; w++)
+		for (int procs = 2; procs <= 8; procs *= 2)
+			for (int cpus = 1; cpus < procs; cpus *= 2) {
+				struct sim_config cfg = test_config(procs);
+				cfg.model = MODEL_RUNTIME;
+				cfg.cpus = cpus;
+				cfg.thread_wake_us = procs == 4 ? 50 : 0;
+				struct run_result r;
+				run_builtin(builtin_workloads[w].name, &cfg, NULL, &r);
+				const char *name = builtin_workloads[w].name;
+				cr_assert_eq(r.status, SIM_DONE, "%s procs=%d cpus=%d: %s", name, procs, cpus, r.msg);
+				int64_t busy = total_busy(&r);
+				if (!r.inexact && !r.exit_main)
+					cr_assert_eq(busy, r.total_work, "%s procs=%d cpus=%d: CPU used = work", name, procs, cpus);
+				cr_assert_geq(r.sum.makespan_us * cpus, busy, "%s procs=%d cpus=%d: no more than %d CPUs used",
+					      name, procs, cpus, cpus);
+				run_result_free(&r);
+			}
+}

@@ -1,0 +1,67 @@
+/* cpu.h: the machine's CPUs (--cpus=N, the runtime model): the OS threads
+ * that want to run share N CPUs, as Linux's scheduler shares them.
+ *
+ * Which threads want a CPU: the Ms that hold a P (running Go code, or
+ * spinning in findRunnable) and are not asleep (m.wake_at: a thread still
+ * waking up, or in runqgrab's usleep). Ms in a system call, parked (stopm,
+ * netpoll) and sysmon use none. Each M is in one CPU state (m.cpu): NONE
+ * (wants none), WAIT (in the CPU run queue, FIFO) or RUN (on CPU c,
+ * s->cpus[c].m). A waiting M stalls: the CPU segment of its G is cut
+ * (exec_cpu_pause) and its remaining run time does not progress until it
+ * gets a CPU again (exec_cpu_resume); an M that needs a CPU to schedule
+ * (it has a P but no G) does not run schedule() until it has one.
+ *
+ * Round robin with a time slice, first-order EEVDF (Linux 6.6+; CFS's
+ * sched_min_granularity before it): an M on a CPU keeps it for a slice
+ * (--cpu-slice, default sysctl_sched_base_slice: 0.75ms * (1 + ilog2(N)),
+ * N capped at 8, the kernel's SCHED_TUNABLESCALING_LOG: 1.5ms on 2 CPUs);
+ * when the slice ends and an M waits, the first waiter takes the CPU and
+ * the M goes to the queue's tail; with nobody waiting a slice renews.
+ * A CPU that an M leaves (syscall, park, sleep) goes at once to the first
+ * waiter.
+ *
+ * cpu_balance runs at the end of every instant (driver.c): it takes the
+ * CPUs from Ms that no longer want them, queues the Ms that newly want
+ * one (in P id order), and gives free CPUs to waiters.
+ *
+ * The mechanism is on only when there are fewer CPUs than Ps (s->ncpus >
+ * 0): with one CPU per P no M ever waits, and nothing changes.
+ *
+ * Invariants (cpu_check, with --check): an M is RUN iff it is some CPU's
+ * occupant, WAIT iff it is in the queue (once); nwaiting is the queue's
+ * length. At the end of an instant (after cpu_balance) also: an M waits
+ * only while every CPU is occupied, no waiting M's G has a CPU segment in
+ * progress, and a CPU's slice event is pending only while an M waits.
+ *
+ * Simplifications: one global FIFO run queue, where Linux has one per CPU
+ * with load balancing; a woken thread queues at the tail (no wakeup
+ * preemption or EEVDF lag); the zero-time work of an instant (exitsyscall,
+ * startm's first findRunnable with --thread-wake 0, netpoll's return, a
+ * preemption request being honoured) is done before the M queues for a
+ * CPU; sysmon needs no CPU; no CPU migration cost. */
+#ifndef GOSIM_CPU_H
+#define GOSIM_CPU_H
+
+#include "state.h"
+
+enum m_cpu { CPU_NONE, CPU_WAIT, CPU_RUN };
+
+/* The default slice for n CPUs (sysctl_sched_base_slice, see above). */
+int64_t cpu_default_slice_us(int n);
+/* Sets up s->cpus for cfg.cpus below cfg.procs (else leaves the mechanism
+ * off). Returns 0, or -1 when out of memory. */
+int cpu_init(struct sim *s);
+void cpu_free(struct sim *s);
+/* End of an instant: CPUs follow the Ms that want them. Returns 1 if it
+ * gave a CPU to an M that must run schedule() (it holds a P, no G). */
+int cpu_balance(struct sim *s);
+/* EVQ_CPU_SLICE: CPU c's slice ended; with an M waiting, its occupant
+ * goes to the queue's tail (cpu_balance gives the CPU to the first). */
+void cpu_slice_end(struct sim *s, int32_t c);
+/* M mi (holding a P) needs a CPU to run schedule(): 1 if it has one
+ * (always without the mechanism), taking a free one if nobody waits;
+ * else 0, and it waits in the queue. */
+int cpu_get(struct sim *s, int32_t mi);
+int cpu_check(struct sim *s);
+
+#endif
