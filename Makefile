@@ -62,6 +62,7 @@ cli: $(B)/gosim
 	sh tests/docs.sh
 	sh tests/sweep.sh $(B)/gosim
 	sh tests/explain.sh $(B)/gosim
+	sh tests/compare_real.sh $(B)/gosim
 
 # --format=gotrace validated by Go's own checker and go tool trace (Go >= 1.23).
 gotrace: $(B)/gosim

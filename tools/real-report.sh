@@ -1,24 +1,99 @@
 #!/bin/sh
-# real-report.sh: the README's "How close is gosim to the real runtime"
-# table: for each built-in workload, real Go 1.19 and 1.23 (medians of
-# RUNS runs, with min-max) beside gosim with the seed's fixed sysmon and
-# with the runtime's adaptive sysmon plus the timer slack measured here.
-# Every figure comes from tools/compare-real; the commands are printed.
+# real-report.sh: the README's fidelity table ("How close is gosim to the
+# real runtime"): for every case below, the real medians of Go 1.19 and
+# 1.23 beside gosim's runtime model and seed model. Every figure comes from
+# tools/compare-real.
 #
-#   tools/real-report.sh [RUNS]        (Go 1.19 and 1.23 must be installed)
+#   tools/real-report.sh measure [DIR]  the real side: each case's Go twin
+#                      under Go 1.19 and 1.23 (those installed), RUNS runs
+#                      each, saved in DIR/VERSION/CASE (compare-real --save)
+#   tools/real-report.sh [table] [DIR]  the table, from DIR's saved runs
+#                      (compare-real --real): no real program runs
+#
+# DIR defaults to tools/fidelity/real. Environment: RUNS (default 5),
+# GOSIM (default ./gosim), and for measure: LOCK (a flock file taken
+# around each case's runs), IDLE and IDLE_TIMEOUT (compare-real --idle,
+# --idle-timeout; default 0.3 CPUs, 120 s), AGNICE (--autogroup-nice;
+# default -20 as root, else unset). ONLY=KEY[,KEY...]: only those cases.
+# measure skips a case already saved in DIR unless FORCE=1.
 set -eu
-RUNS=${1:-5}
-ADAPT="--sysmon=adaptive --sysmon-slack=67us"
+MODE=table
+case ${1:-} in measure | table) MODE=$1; shift ;; esac
+DIR=${1:-tools/fidelity/real}
+RUNS=${RUNS:-5}
+GOSIM=${GOSIM:-./gosim}
+IDLE=${IDLE:-0.3}
+IDLE_TIMEOUT=${IDLE_TIMEOUT:-120}
+[ "$(id -u)" -eq 0 ] && AGNICE=${AGNICE--20} || AGNICE=${AGNICE:-}
+VERSIONS="1.19 1.23"
+
+# The cases: KEY|compare-real arguments|gosim-only options|figures.
+# Figures: par (parallelism), norm (normalised makespan), mk (makespan),
+# thr (threads peak, runtime-only threads removed), fo/co (first-run and
+# completion order against creation order), foa/coa (gosim's orders
+# against the real Go 1.23 runs'), Gn (when goroutine n first ran).
+CASES='fanout|fanout|--cpus=2|par norm mk thr co coa
+fanout-p2|-p 2 fanout||par norm mk thr co coa
+fanout1000-p2|-p 2 -D n=1000 -D work=20us fanout|--cpus=2|par norm mk thr fo co coa
+fanout1000-p4|-p 4 -D n=1000 -D work=20us fanout|--cpus=2|par norm mk thr fo co coa
+pipeline-p2|-p 2 tools/fidelity/pipeline.json||par norm mk thr
+pipeline-p4|-p 4 tools/fidelity/pipeline.json|--cpus=2|par norm mk thr
+hogsys|tools/fidelity/hogsys.json||par norm mk thr co coa
+syscalls|syscalls||par mk thr co coa
+sleepers|sleepers||par mk thr co coa
+mutex|mutex|--cpus=2|par norm mk thr co coa
+pingpong|pingpong||par mk G2
+tightloop|tightloop||par mk G4
+server|server|--cpus=2|par mk thr'
+
+if [ -n "${ONLY:-}" ]; then
+	CASES=$(echo "$CASES" | awk -F'|' -v only=",$ONLY," 'index(only, "," $1 ",")')
+	[ -n "$CASES" ] || { echo "real-report: no case named in ONLY=$ONLY" >&2; exit 2; }
+fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# fig FILE WHAT: one figure from a compare-real report; real or gosim side
+# installed VERSION: is Go VERSION there?
+installed() { [ -x "/usr/lib/go-$1/bin/go" ] || { command -v go >/dev/null && go version | grep -q "go$1[. ]"; }; }
+
+if [ "$MODE" = measure ]; then
+	echo "$CASES" | while IFS='|' read -r key args _ _; do
+		for v in $VERSIONS; do
+			installed "$v" || { echo "real-report: Go $v is not installed; skipped" >&2; continue; }
+			[ -n "${FORCE:-}" ] || [ ! -f "$DIR/$v/$key/real.txt" ] || { echo "real-report: $key, Go $v: saved already (FORCE=1 retakes it)" >&2; continue; }
+			echo "real-report: $key, Go $v" >&2
+			# shellcheck disable=SC2086 # plain words
+			tools/compare-real --go="$v" --runs="$RUNS" --gosim="$GOSIM" --idle="$IDLE" --idle-timeout="$IDLE_TIMEOUT" \
+				${LOCK:+--lock="$LOCK"} ${AGNICE:+--autogroup-nice="$AGNICE"} --save="$DIR/$v/$key" $args >"$tmp/out" 2>"$tmp/err" ||
+				{ cat "$tmp/err" >&2; exit 1; }
+			grep -h "not idle" "$tmp/err" >&2 || true
+		done
+	done
+	exit 0
+fi
+
+# fig FILE FIGURE SIDE: one figure (real: "median [min-max]"; gosim: one
+# number) from a compare-real report
 fig() {
 	awk -v what="$2" -v side="$3" '
-	what == "makespan" && /^makespan us:/ { sub(/^makespan us: real /, ""); split($0, a, ", gosim "); print (side == "real" ? a[1] : a[2]); exit }
-	what == "threads" && /^threads peak:/ {
+	function pick(s) { # s = "real M [a-b], gosim G" (or "...; ...")
+		if (side == "gosim") { sub(/.*gosim /, "", s); sub(/[;,].*/, "", s); return s }
+		sub(/^.*real /, "", s); sub(/, gosim.*|;.*/, "", s); return s
+	}
+	what == "par" && /^parallelism/ { print pick($0); exit }
+	what == "norm" && /^makespan normalised/ { sub(/.*\): /, ""); print pick($0); exit }
+	what == "mk" && /^makespan us:/ { print pick($0); exit }
+	what == "thr" && /^threads peak:/ {
 		if (side == "real") { sub(/.*adjusted for those /, ""); sub(/; gosim.*/, "") } else sub(/.*; gosim /, "")
 		print; exit
+	}
+	(what == "fo" || what == "foa") && /^first-run order vs gosim/ { o = $0 }
+	(what == "co" || what == "coa") && /^completion order vs gosim/ { o = $0 }
+	o != "" && (what == "fo" || what == "co") {
+		sub(/.*vs creation order: /, "", o); print pick(o); exit
+	}
+	o != "" && (what == "foa" || what == "coa") {
+		sub(/; vs creation.*/, "", o); sub(/.*\(Spearman\): real /, "", o); sub(/ \[.*/, "", o); print o; exit
 	}
 	what ~ /^G[0-9]+$/ && $1 == what {
 		split($0, a, "|"); n = split(a[2], b, " ")
@@ -27,33 +102,74 @@ fig() {
 	}' "$1"
 }
 
-run() { # run NAME ARGS...: compare-real into $tmp/NAME
-	name=$1
-	shift
-	tools/compare-real --runs="$RUNS" "$@" >"$tmp/$name" 2>&1 || { echo "real-report: compare-real $* failed" >&2; cat "$tmp/$name" >&2; exit 1; }
+# ratio A B: A/B - 1 as a signed percentage (A, B: numbers, B's median
+# first); with DIFF=1, A - B instead (for correlations)
+ratio() {
+	awk -v a="$1" -v b="${2%% *}" -v diff="${DIFF:-0}" 'BEGIN { if (a == "" || a == "-" || b == "" || b == "-") { print "-"; exit }
+		if (diff) { printf "%+.2f\n", a - b; exit }
+		if (b + 0 == 0) { print "-"; exit }
+		printf "%+.0f%%\n", (a / b - 1) * 100 }'
 }
 
-row() { # row LABEL WORKLOAD-ARGS FIGURE
-	label=$1 wargs=$2 what=$3
-	key=$(echo "$wargs" | tr ' =' '__')
-	for v in 1.19 1.23; do
-		[ -f "$tmp/$key-$v-fixed" ] || run "$key-$v-fixed" --go=$v $wargs
-		[ -f "$tmp/$key-$v-adaptive" ] || run "$key-$v-adaptive" --go=$v $ADAPT $wargs
+# cpus_ok: does this gosim model fewer CPUs than Ps (--cpus=2 at 4 Ps)?
+cpus_ok() { "$GOSIM" -w fanout -p 4 --cpus=2 --model=runtime -q >/dev/null 2>&1; }
+
+label() {
+	case $1 in
+	par) echo "parallelism (CPU time / makespan)" ;;
+	norm) echo "makespan normalised by CPU time (us)" ;;
+	mk) echo "makespan (us)" ;;
+	thr) echo "threads peak (runtime-only threads removed)" ;;
+	fo) echo "first-run order vs creation order (Spearman)" ;;
+	co) echo "completion order vs creation order (Spearman)" ;;
+	foa) echo "first-run order vs the real Go 1.23 runs' (Spearman)" ;;
+	coa) echo "completion order vs the real Go 1.23 runs' (Spearman)" ;;
+	G*) echo "$1 first runs (us)" ;;
+	esac
+}
+
+for v in $VERSIONS; do
+	[ -d "$DIR/$v" ] || echo "real-report: no saved Go $v runs in $DIR/$v (tools/real-report.sh measure)" >&2
+done
+echo "| case: figure | Go 1.19 | Go 1.23 | gosim runtime | gosim seed | runtime vs 1.23 |"
+echo "| --- | --- | --- | --- | --- | --- |"
+CPUS_OK=0
+cpus_ok && CPUS_OK=1
+echo "$CASES" | while IFS='|' read -r key args gopts figs; do
+	[ -d "$DIR/1.23/$key" ] || [ -d "$DIR/1.19/$key" ] || continue
+	for v in $VERSIONS; do
+		for m in runtime seed; do
+			out="$tmp/$key-$v-$m"
+			: >"$out"
+			[ -d "$DIR/$v/$key" ] || continue
+			o="--model=$m"
+			# --cpus only where this gosim has it, and only for the runtime model
+			[ "$m" = runtime ] && [ "$CPUS_OK" = 1 ] && o="$o $gopts"
+			# shellcheck disable=SC2086 # plain words
+			tools/compare-real --go="$v" --gosim="$GOSIM" --real="$DIR/$v/$key" $o $args >"$out" 2>"$tmp/err" ||
+				{ echo "real-report: compare-real --real=$DIR/$v/$key $o $args failed:" >&2; cat "$tmp/err" >&2; exit 1; }
+		done
 	done
-	printf '| %s | %s | %s | %s | %s |\n' "$label" \
-		"$(fig "$tmp/$key-1.19-fixed" "$what" real)" "$(fig "$tmp/$key-1.23-fixed" "$what" real)" \
-		"$(fig "$tmp/$key-1.19-fixed" "$what" gosim)" "$(fig "$tmp/$key-1.19-adaptive" "$what" gosim)"
-}
-
-echo "| workload: figure (us) | Go 1.19 | Go 1.23 | gosim, fixed sysmon | gosim, adaptive + slack |"
-echo "| --- | --- | --- | --- | --- |"
-row "fanout -p 2: makespan" "-p 2 fanout" makespan
-row "syscalls: makespan" "syscalls" makespan
-row "syscalls: threads peak (runtime-only threads removed)" "syscalls" threads
-row "tightloop: first short goroutine (G4) starts" "tightloop" G4
-row "tightloop: makespan" "tightloop" makespan
-row "pingpong: the other goroutine (G2) first runs" "pingpong" G2
-row "pingpong: makespan" "pingpong" makespan
+	for f in $figs; do
+		r19=$(fig "$tmp/$key-1.19-runtime" "$f" real)
+		r23=$(fig "$tmp/$key-1.23-runtime" "$f" real)
+		case $f in foa | coa) r19=- r23=- ;; esac
+		case $f in
+		foa | coa)
+			grt=$(fig "$tmp/$key-1.23-runtime" "$f" gosim)
+			gsd=$(fig "$tmp/$key-1.23-seed" "$f" gosim)
+			vs=- ;;
+		*)
+			grt=$(fig "$tmp/$key-1.23-runtime" "$f" gosim)
+			gsd=$(fig "$tmp/$key-1.23-seed" "$f" gosim)
+			case $f in fo | co) vs=$(DIFF=1 ratio "$grt" "$r23") ;; *) vs=$(ratio "$grt" "$r23") ;; esac ;;
+		esac
+		printf '| %s: %s | %s | %s | %s | %s | %s |\n' "$key" "$(label "$f")" "${r19:--}" "${r23:--}" "${grt:--}" "${gsd:--}" "$vs"
+	done
+done
 echo
-echo "($RUNS runs of each real program, median [min-max]; $(nproc) CPUs; commands:"
-echo "tools/compare-real --go=VERSION [$ADAPT] [-p 2] WORKLOAD)"
+echo "Cases (compare-real arguments; gosim-only options for the runtime model$(cpus_ok || echo ', not given: this gosim cannot model fewer CPUs than Ps yet'); the last column is the runtime model's difference from the Go 1.23 median, in points for the order correlations):"
+echo "$CASES" | while IFS='|' read -r key args gopts _; do echo "- $key: \`$args\`${gopts:+ ($gopts)}"; done
+echo
+echo "(real: median [min-max] of the runs saved in $DIR; gosim --go=1.23, --model=runtime$(cpus_ok && echo ', with the options in brackets,') and --model=seed;"
+echo "each row: tools/compare-real --real=$DIR/1.23/CASE [--model=M] ARGS)"

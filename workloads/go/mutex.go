@@ -27,7 +27,7 @@ func main() {
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	wg.Add(*n)
-	start := time.Now()
+	start := rec.begin()
 	for i := 0; i < *n; i++ {
 		id := i + 2 // goroutine ids as gosim numbers them: main is 1
 		go func() {

@@ -28,7 +28,7 @@ func main() {
 	ping, pong := make(chan int), make(chan int)
 	var wg sync.WaitGroup
 	wg.Add(2)
-	start := time.Now()
+	start := rec.begin()
 	rec.start(1, start)
 	go func() { // G2: other work on the same P
 		defer wg.Done()

@@ -51,7 +51,7 @@ func main() {
 
 	rec := newRecorder(*handlers + 4)
 	logc := make(chan int, 64)
-	start := time.Now()
+	start := rec.begin()
 	go func() { // logger
 		for range logc {
 			run(10*time.Microsecond, r)

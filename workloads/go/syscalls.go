@@ -32,7 +32,7 @@ func main() {
 	var wg sync.WaitGroup
 	wg.Add(*n)
 	ts := syscall.NsecToTimespec(sys.Nanoseconds())
-	start := time.Now()
+	start := rec.begin()
 	for i := 0; i < *n; i++ {
 		id := i + 2
 		go func() {

@@ -27,7 +27,7 @@ func main() {
 	rec := newRecorder(*n + 1)
 	var wg sync.WaitGroup
 	wg.Add(*n)
-	start := time.Now()
+	start := rec.begin()
 	rec.start(1, start)
 	for i := 0; i < *n; i++ {
 		id := i + 2
