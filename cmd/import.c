@@ -86,6 +86,8 @@ struct imp {
 	long nruntime;
 	struct { const char *what; long n; } notes[16];
 	int nnotes;
+	int64_t *lat;     /* runnable -> running delays of user goroutines, ns */
+	size_t nlat, caplat;
 	int oom;
 	char bad[160];    /* a malformed trace: what, at which offset */
 };
@@ -505,6 +507,22 @@ static void unblock(struct imp *im, struct ig *g, struct ig *w, int64_t ns, json
 	start(g, ns, G_RUNNABLE);
 }
 
+/* A user goroutine's wait to run, for --stats. */
+static void add_latency(struct imp *im, int64_t ns)
+{
+	if (im->nlat == im->caplat) {
+		size_t c = im->caplat ? im->caplat * 2 : 1024;
+		int64_t *a = realloc(im->lat, c * sizeof *a);
+		if (!a) {
+			im->oom = 1;
+			return;
+		}
+		im->lat = a;
+		im->caplat = c;
+	}
+	im->lat[im->nlat++] = ns;
+}
+
 static void event(struct imp *im, const struct gtr_event *e, json_t *chans)
 {
 	struct ig *c = cur(im, e->m), *g;
@@ -571,6 +589,8 @@ static void event(struct imp *im, const struct gtr_event *e, json_t *chans)
 	case EV_GO_START:
 		if ((g = find_g(im, e->arg[0])) == NULL)
 			break;
+		if (g->state == G_RUNNABLE && !g->runtime)
+			add_latency(im, ns - g->since);
 		if (g->state == G_BLOCKED)
 			unblock(im, g, NULL, ns, chans);
 		start(g, ns, G_RUNNING);
@@ -891,6 +911,7 @@ static void imp_free(struct imp *im)
 	json_decref(im->mutexes);
 	json_decref(im->wgs);
 	free(im->slot);
+	free(im->lat);
 	free(im->ms);
 	gtr_free(&im->tr);
 }
@@ -1047,11 +1068,64 @@ char *import_text(const uint8_t *buf, size_t n, int merge)
 	return text;
 }
 
+static int by_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* The captured run's figures, as the replay's report gives them: makespan,
+ * each user goroutine's function, CPU time and end (creation order), and
+ * the scheduler latency (each runnable -> running delay; the p-th
+ * percentile is the ceil(p*N/100)-th smallest, as docs/report-format.md). */
+static json_t *stats(struct imp *im)
+{
+	json_t *st = json_object(), *gs = json_array(), *lat = json_object();
+	int bad = !st || !gs || !lat;
+	for (size_t k = 0; k < im->ng && !bad; k++) {
+		const struct ig *g = &im->g[k];
+		if (g->runtime)
+			continue;
+		json_t *o = json_object();
+		int64_t end = g->state == G_DEAD ? g->since : im->end;
+		bad = !o || json_object_set_new(o, "function", json_string(g->name ? g->name : "main")) ||
+		      json_object_set_new(o, "cpu_us", json_real((double)g->cpu_ns / 1e3)) ||
+		      json_object_set_new(o, "end_us", json_real((double)end / 1e3)) || json_array_append_new(gs, o);
+	}
+	qsort(im->lat, im->nlat, sizeof *im->lat, by_i64);
+	static const int pct[] = { 50, 90, 99, 100 };
+	static const char *const key[] = { "p50_us", "p90_us", "p99_us", "max_us" };
+	bad = bad || json_object_set_new(lat, "count", json_integer((json_int_t)im->nlat));
+	for (int i = 0; i < 4 && !bad; i++) {
+		size_t r = (im->nlat * (size_t)pct[i] + 99) / 100;
+		bad = json_object_set_new(lat, key[i], im->nlat ? json_real((double)im->lat[r ? r - 1 : 0] / 1e3) : json_null());
+	}
+	if (bad || json_object_set_new(st, "makespan_us", json_real((double)im->end / 1e3)) ||
+	    json_object_set_new(st, "goroutines", gs) || json_object_set_new(st, "latency", lat)) {
+		json_decref(st);
+		return NULL;
+	}
+	return st;
+}
+
+static int put_stats(struct imp *im, const char *path)
+{
+	json_t *st = stats(im);
+	FILE *f = st ? fopen(path, "w") : NULL;
+	int rc = f && json_dumpf(st, f, JSON_INDENT(1) | JSON_PRESERVE_ORDER) == 0 && fputc('\n', f) != EOF ? 0 : -1;
+	if (f && fclose(f) != 0)
+		rc = -1;
+	json_decref(st);
+	return rc;
+}
+
 static const char import_usage[] =
-	"Usage: gosim import FILE.trace [-o WORKLOAD.json] [--no-merge]\n"
+	"Usage: gosim import FILE.trace [-o WORKLOAD.json] [--no-merge] [--stats=FILE]\n"
 	"Turn a Go execution trace (runtime/trace, go test -trace; Go 1.22+) into a\n"
 	"workload that gosim replays: gosim -w WORKLOAD.json -p N.\n"
 	"  -o, --output=FILE  the workload (default '-': stdout)\n"
+	"      --stats=FILE   also the captured run's figures as JSON: makespan, each\n"
+	"                     goroutine's function, CPU time and end, scheduler latency\n"
 	"      --no-merge     exact: one function per goroutine, every op as it was\n"
 	"                     (default: repeated ops folded into repeat loops, and\n"
 	"                     goroutines of one site and shape share a function,\n"
@@ -1061,9 +1135,10 @@ int import_main(int argc, char **argv)
 {
 	static const struct option opts[] = { { "output", required_argument, NULL, 'o' },
 					      { "no-merge", no_argument, NULL, 'M' },
+					      { "stats", required_argument, NULL, 'S' },
 					      { "help", no_argument, NULL, 'h' },
 					      { NULL, 0, NULL, 0 } };
-	const char *outp = "-";
+	const char *outp = "-", *statp = NULL;
 	int merge = 1, c;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
@@ -1071,6 +1146,8 @@ int import_main(int argc, char **argv)
 			outp = optarg;
 		else if (c == 'M')
 			merge = 0;
+		else if (c == 'S')
+			statp = optarg;
 		else if (c == 'h') {
 			fputs(import_usage, stdout);
 			return 0;
@@ -1113,6 +1190,10 @@ int import_main(int argc, char **argv)
 			msg_error("%s: %s", outp, strerror(errno ? errno : EIO));
 			rc = 2;
 		}
+	}
+	if (rc == 0 && statp && put_stats(&im, statp)) {
+		msg_error("%s: %s", statp, strerror(errno ? errno : EIO));
+		rc = 2;
 	}
 	json_decref(w);
 	imp_free(&im);

@@ -165,6 +165,12 @@ static json_int_t floor_tick(long long sum, long long n)
 	return (json_int_t)(t < 1 ? 1 : t) * TICK_US;
 }
 
+static int by_int(const void *a, const void *b)
+{
+	json_int_t x = *(const json_int_t *)a, y = *(const json_int_t *)b;
+	return (x > y) - (x < y);
+}
+
 static uint64_t hash_str(const char *s)
 {
 	uint64_t h = 1469598103934665603ULL;
@@ -197,13 +203,22 @@ static int fold_block(json_t *a, size_t i, size_t len, size_t c, json_t *out, js
 	for (size_t b = 0; b < c && rc == 0; b++)
 		rc = collect(a, i + b * len, i + (b + 1) * len, &ss[b]);
 	long long lost_run = 0, lost_loop = 0;
+	json_int_t *vals = rc == 0 ? malloc(c * sizeof *vals) : NULL;
+	if (!vals)
+		rc = -1;
 	for (size_t j = 0; rc == 0 && j < ss[0].n; j++) {
 		long long sum = 0;
 		for (size_t b = 0; b < c; b++)
-			sum += json_integer_value(json_object_get(ss[b].s[j].obj, ss[b].s[j].key));
+			sum += vals[b] = json_integer_value(json_object_get(ss[b].s[j].obj, ss[b].s[j].key));
 		const struct slot *s = &ss[0].s[j];
 		int cpu = strcmp(s->key, "run") == 0 || strcmp(s->key, "loop") == 0;
 		json_int_t v = cpu ? floor_tick(sum, (long long)c) : nearest_tick(sum, (long long)c);
+		if (cpu) { /* the median when below the mean: an outlier stint stays one lump after the loop */
+			qsort(vals, c, sizeof *vals, by_int);
+			json_int_t med = floor_tick(vals[c / 2], 1);
+			if (med < v)
+				v = med;
+		}
 		long long lost = (sum - (long long)c * v) * s->mult;
 		if (strcmp(s->key, "run") == 0)
 			lost_run += lost;
@@ -226,6 +241,7 @@ static int fold_block(json_t *a, size_t i, size_t len, size_t c, json_t *out, js
 	for (size_t b = 0; ss && b < c; b++)
 		free(ss[b].s);
 	free(ss);
+	free(vals);
 	json_decref(rep);
 	*body_out = body;
 	if (rc)

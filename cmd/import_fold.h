@@ -17,8 +17,9 @@
 /* Folds ops in place, every nested body too: c >= 2 consecutive blocks of
  * L ops (L <= FOLD_MAX_PERIOD) of one shape become {"repeat": c, "body":
  * block}, when that saves at least two ops; the blocks' durations are
- * averaged slot by slot (waits to the nearest tick; run and loop rounded
- * down, the CPU time that loses put in one run after the loop, so the
+ * averaged slot by slot (waits to the nearest tick; run and loop the
+ * median or the mean, whichever is lower, rounded down, the CPU time that
+ * loses put in one run after the loop, so the
  * total CPU is kept to 10 us). A first block whose durations are far off
  * the others' (a cold start) stays out of the loop. Returns 0, or -1 out
  * of memory. */
