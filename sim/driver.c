@@ -15,6 +15,7 @@
 
 #include "cpu.h"
 #include "exec.h"
+#include "mem.h"
 #include "netpoll.h"
 #include "park.h"
 #include "proc.h"
@@ -315,7 +316,7 @@ void sim_free(struct sim *s)
 	for (int32_t gi = 0; gi < s->ng; gi++)
 		if (s->allg[gi].place != PL_DEAD && s->prog->funcs[s->allg[gi].fn].max_depth > 1)
 			free(s->allg[gi].iters.many);
-	free(s->allg);
+	sim_big_free(s->allg, (size_t)s->gcap * sizeof *s->allg);
 	free(s->allm);
 	timers_free(s);
 	cpu_free(s);
@@ -323,7 +324,7 @@ void sim_free(struct sim *s)
 	free(s->chans);
 	free(s->mutexes);
 	free(s->wgs);
-	free(s->sudogs);
+	sim_big_free(s->sudogs, (size_t)s->sudogcap * sizeof *s->sudogs);
 	free(s->scratch);
 	free(s->report);
 	evq_free(&s->evq);

@@ -175,10 +175,10 @@ static int cpu_op(struct sim *s, int32_t gi, const struct op *op)
 	return 1;
 }
 
-/* One handler per op (the WORKLOAD_OPS table): returns 1 if the G goes
- * on to its next op at this instant, 0 if it left the CPU or started CPU
- * work. A handler that parks leaves pc on its op; when the G runs again,
- * g.param says what woke it. */
+/* One handler per op (the WORKLOAD_OPS table, dispatched by exec_run's
+ * switch): returns 1 if the G goes on to its next op at this instant, 0 if
+ * it left the CPU or started CPU work. A handler that parks leaves pc on
+ * its op; when the G runs again, g.param says what woke it. */
 typedef int exec_op_fn(struct sim *s, int32_t gi, const struct op *op);
 #define EXEC_DECLARE(K, h, name, opnd) static exec_op_fn op_##h;
 WORKLOAD_OPS(EXEC_DECLARE)
@@ -469,32 +469,45 @@ static int op_end(struct sim *s, int32_t gi, const struct op *op)
 	return 1;
 }
 
-static exec_op_fn *const dispatch[OP__N] = {
-#define EXEC_ROW(K, h, name, opnd) [OP_##K] = op_##h,
-	WORKLOAD_OPS(EXEC_ROW)
-#undef EXEC_ROW
-};
-
 /* Run G gi, which is running on its P, until it leaves the CPU or starts
- * CPU work. */
+ * CPU work. The G's function never changes, so its ops are a cursor held
+ * here; pc is re-read after each op (handlers move it, and op_go may move
+ * allg). The sink is polled for progress only on backward jumps (END,
+ * RANGE_END, JUMP's loops): every long run of ops that emit nothing goes
+ * round one, since ops are finite and nothing calls. */
 void exec_run(struct sim *s, int32_t gi)
 {
+	const struct func *fn = &s->prog->funcs[s->allg[gi].fn];
+	const struct op *ops = fn->ops;
+	uint32_t nops = (uint32_t)fn->nops;
 	while (s->status == SIM_RUNNING) {
-		if (++s->ops % SIM_PROGRESS_EVENTS == 0)
-			sim_poll(s); /* a long run of ops that emit nothing */
-		const struct op *op = cur_op(s, &s->allg[gi]);
-		if (!op) {
+		uint32_t pc = s->allg[gi].pc;
+		if (pc >= nops) {
 			goexit(s, gi);
 			return;
 		}
-		if (op->kind != OP_END && op->kind != OP_RANGE_END && ++s->steps > s->cfg.max_steps &&
-		    s->cfg.max_steps > 0) {
+		const struct op *op = &ops[pc];
+		if (s->cfg.max_steps > 0 && op->kind != OP_END && op->kind != OP_RANGE_END &&
+		    ++s->steps > s->cfg.max_steps) {
 			sim_limit(s, "executed", s->cfg.max_steps, "steps");
 			return;
 		}
-		assert(op->kind < OP__N);
-		if (!dispatch[op->kind](s, gi, op))
+		int more;
+		switch (op->kind) {
+#define EXEC_CASE(K, h, name, opnd) \
+	case OP_##K: \
+		more = op_##h(s, gi, op); \
+		break;
+			WORKLOAD_OPS(EXEC_CASE)
+#undef EXEC_CASE
+		default:
+			assert(0);
 			return;
+		}
+		if (!more)
+			return;
+		if (s->allg[gi].pc <= pc && ++s->ops % SIM_PROGRESS_EVENTS == 0)
+			sim_poll(s); /* a long loop of ops that emit nothing */
 	}
 }
 

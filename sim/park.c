@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 
+#include "mem.h"
 #include "runq.h"
 
 static int32_t acquire_sudog(struct sim *s)
@@ -10,7 +11,9 @@ static int32_t acquire_sudog(struct sim *s)
 	if (s->sudogfree < 0) {
 		if (s->nsudog == s->sudogcap) {
 			int32_t cap = s->sudogcap ? s->sudogcap * 2 : 64;
-			struct sudog *a = cap > s->sudogcap ? realloc(s->sudogs, (size_t)cap * sizeof *a) : NULL;
+			struct sudog *a = cap > s->sudogcap ? sim_big_grow(s->sudogs, (size_t)s->sudogcap * sizeof *a,
+									 (size_t)cap * sizeof *a)
+							    : NULL;
 			if (!a)
 				return sim_oom(s, "wait queues");
 			s->sudogs = a;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "state.h"
+#include "mem.h"
 
 /* The fingerprint: a 64-bit hash of the event stream, cheap enough to
  * run on every event with no sink at all.
@@ -255,7 +256,8 @@ static int32_t gfget(struct sim *s)
 	}
 	if (s->ng == s->gcap) {
 		int32_t cap = s->gcap ? (s->gcap > INT32_MAX / 2 ? INT32_MAX : s->gcap * 2) : 64;
-		struct g *a = cap > s->gcap ? realloc(s->allg, (size_t)cap * sizeof *a) : NULL;
+		struct g *a = cap > s->gcap ? sim_big_grow(s->allg, (size_t)s->gcap * sizeof *a, (size_t)cap * sizeof *a)
+					    : NULL;
 		if (!a)
 			return sim_oom(s, "goroutines");
 		s->allg = a;

@@ -168,8 +168,9 @@ struct sim_event {
  * (SIM_ABORTED), e.g. when its output failed. schedtrace() is called at the
  * sysmon passes where the runtime's schedtrace() would print. progress()
  * is called every SIM_PROGRESS_EVENTS events and every SIM_PROGRESS_EVENTS
- * ops, so that a caller can show progress or stop the run (nonzero) even
- * inside one long instant. */
+ * rounds of the programs' loops (backward jumps in the ops), so that a
+ * caller can show progress or stop the run (nonzero) even inside one long
+ * instant. */
 struct sim_sink {
 	void *ctx;
 	int (*event)(void *ctx, const struct sim_event *e);

@@ -260,7 +260,7 @@ struct sim {
 	struct sim_summary sum;
 	uint64_t seq;
 	int64_t fp_now;        /* the instant whose clock word the fingerprint last folded (sim.c) */
-	uint64_t ops;          /* ops executed, for sim_poll between events */
+	uint64_t ops;          /* backward jumps in the ops (loop rounds), for sim_poll between events */
 	int64_t steps;         /* ops executed as program_totals counts them (no END ops) */
 	uint8_t *scratch;      /* check.c's per-G marks */
 	int64_t scratch_cap;
