@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "../sim/number.h"
+#include "../sim/release.h"
 #include "../sim/workload.h"
 #include "../trace/schedtrace.h"
 #include "msg.h"
@@ -43,7 +44,10 @@ static const char usage_text[] =
 	"                            run findRunnable (default 0: not yet measured)\n"
 	"  -p, --procs=N             GOMAXPROCS, 1..256 (default: the workload's)\n"
 	"      --cpus=N              runtime model: the machine's CPUs, 1..1024, shared\n"
-	"                            by the threads running Go code (default: one per P)\n"
+	"                            by the threads running Go code (default: one per P);\n"
+	"                            without --procs GOMAXPROCS is --go's default for them\n"
+	"      --cpu-quota=CPUS      with --cpus: the cgroup's CPU limit (quota/period, e.g.\n"
+	"                            1.5); only Go 1.25's default GOMAXPROCS reads it\n"
 	"      --cpu-slice=DUR       with --cpus: a thread's time slice on a CPU (default\n"
 	"                            Linux's base slice, 0.75ms x (1 + log2 CPUs): 1.5ms\n"
 	"                            on 2 CPUs)\n"
@@ -78,8 +82,9 @@ static const char usage_text[] =
 	"      --schedtrace=MS       print SCHED lines to stderr every MS ms, as\n"
 	"                            GODEBUG=schedtrace=MS does (0: off)\n"
 	"      --scheddetail         add the P, M and G lines (scheddetail=1)\n"
-	"      --go=VERSION          the Go release whose schedtrace format to print,\n"
-	"                            1.19 and later (default " SCHEDTRACE_NEWEST ")\n"
+	"      --go=VERSION          the Go release, 1.19 to 1.26 (default " SCHEDTRACE_NEWEST "):\n"
+	"                            its schedtrace format, and in the runtime model\n"
+	"                            its rules (README: \"Rules by release\")\n"
 	"      --report[=FMT]        after the summary: where the time went (latency,\n"
 	"                            each goroutine's time by place, Ps, Ms, counters);\n"
 	"                            FMT text (default), json or csv (instead of the\n"
@@ -123,7 +128,7 @@ static const char usage_text[] =
 enum { OPT_STEAL = 256, OPT_PREEMPT, OPT_SLICE, OPT_SYSMON_PERIOD, OPT_MAX_THREADS, OPT_SCHEDTRACE,
        OPT_SCHEDDETAIL, OPT_GO, OPT_CHECK, OPT_EAGER, OPT_LIST, OPT_MAX_GOROUTINES, OPT_MAX_STEPS, OPT_UNTIL, OPT_STATS, OPT_SYSMON,
        OPT_SYSMON_SLACK, OPT_REPORT, OPT_REPORT_THRESHOLD, OPT_WHY, OPT_SEEDS, OPT_JOBS, OPT_SWEEP_JOBS, OPT_EXPLAIN,
-       OPT_MODEL, OPT_THREAD_WAKE, OPT_CPUS, OPT_CPU_SLICE };
+       OPT_MODEL, OPT_THREAD_WAKE, OPT_CPUS, OPT_CPU_SLICE, OPT_CPU_QUOTA };
 
 static const struct option long_opts[] = {
 	{ "workload", required_argument, NULL, 'w' },
@@ -159,6 +164,7 @@ static const struct option long_opts[] = {
 	{ "thread-wake", required_argument, NULL, OPT_THREAD_WAKE },
 	{ "cpus", required_argument, NULL, OPT_CPUS },
 	{ "cpu-slice", required_argument, NULL, OPT_CPU_SLICE },
+	{ "cpu-quota", required_argument, NULL, OPT_CPU_QUOTA },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -229,6 +235,34 @@ static int parse_choice(const char *opt, const char *val, const char *const *nam
 	return bad(opt, val, what);
 }
 
+/* "2", "1.5", "0.125": a number of CPUs in thousandths, digits only, in
+ * (0, MAX_CPUS]. */
+static int parse_cpus_milli(const char *arg, int64_t *out)
+{
+	int64_t whole = 0, frac = 0, scale = 1000;
+	const char *p = arg;
+	if (*p < '0' || *p > '9')
+		return -1;
+	for (; *p >= '0' && *p <= '9'; p++)
+		if ((whole = whole * 10 + (*p - '0')) > MAX_CPUS)
+			return -1;
+	if (*p == '.') {
+		if (*++p < '0' || *p > '9')
+			return -1;
+		for (; *p >= '0' && *p <= '9'; p++) {
+			if (scale == 1)
+				return -1; /* finer than a thousandth of a CPU */
+			scale /= 10;
+			frac += (*p - '0') * scale;
+		}
+	}
+	int64_t milli = whole * 1000 + frac;
+	if (*p || milli <= 0 || milli > (int64_t)MAX_CPUS * 1000)
+		return -1;
+	*out = milli;
+	return 0;
+}
+
 static int parse_long_only(struct opts *o, int c, const char *arg)
 {
 	static const char *const onoff[] = { "off", "on" };
@@ -269,6 +303,10 @@ static int parse_long_only(struct opts *o, int c, const char *arg)
 		    o->cfg.cpu_slice_us <= 1000000)
 			return 0;
 		return bad("--cpu-slice", arg, "expected a duration from 1us to 1s, such as 1.5ms");
+	case OPT_CPU_QUOTA:
+		if (parse_cpus_milli(arg, &o->cpu_quota_milli))
+			return bad("--cpu-quota", arg, "expected a number of CPUs such as 2 or 1.5, above 0 and at most 1024");
+		return 0;
 	case OPT_SYSMON: {
 		static const char *const kinds[] = { "fixed", "adaptive" };
 		if (parse_choice("--sysmon", arg, kinds, 2, &choice))
@@ -313,8 +351,8 @@ static int parse_long_only(struct opts *o, int c, const char *arg)
 		o->cfg.schedtrace_ms = v;
 		return 0;
 	case OPT_GO:
-		if (schedtrace_family(arg, &o->family))
-			return bad("--go", arg, "expected a Go release 1.19 or later, such as 1.19, 1.23 or " SCHEDTRACE_NEWEST);
+		if (schedtrace_family(arg, &o->family) || (o->cfg.go_release = release_parse(arg)) < 0)
+			return bad("--go", arg, "expected a Go release 1.19 to 1.26, such as 1.19, 1.23 or " SCHEDTRACE_NEWEST);
 		o->go_version = arg;
 		return 0;
 	case OPT_SCHEDDETAIL: o->detail = 1; return 0;
@@ -413,6 +451,10 @@ static int check_combination(struct opts *o)
 	}
 	if (o->cfg.model != MODEL_RUNTIME && o->cfg.thread_wake_us > 0) {
 		msg_usage("--thread-wake needs the runtime model (drop --model=seed)");
+		return EXIT_USAGE;
+	}
+	if (o->cpu_quota_milli > 0 && o->cfg.cpus == 0) {
+		msg_usage("--cpu-quota needs --cpus=N (the CPUs the quota limits)");
 		return EXIT_USAGE;
 	}
 	sim_config_fill_model(&o->cfg);

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../sim/release.h"
 #include "analysis.h"
 #include "cli.h"
 #include "msg.h"
@@ -282,6 +283,9 @@ static int load_workload(struct run *r)
 	free(err);
 	if (rc)
 		return rc;
+	if (o->cfg.procs == 0 && o->cfg.cpus > 0) /* schedinit: GOMAXPROCS unset, defaultGOMAXPROCS(ncpu) */
+		o->cfg.procs = release_default_gomaxprocs(o->cfg.go_release ? o->cfg.go_release : RELEASE_DEFAULT,
+							  o->cfg.cpus, o->cpu_quota_milli);
 	if (o->cfg.procs == 0)
 		o->cfg.procs = r->prog->procs;
 	return check_totals(r);

@@ -25,6 +25,7 @@ struct opts {
 	int format_set;
 	enum schedtrace_family family;
 	const char *go_version;
+	int64_t cpu_quota_milli; /* --cpu-quota in thousandths of a CPU, 0: none (release.h: defaultGOMAXPROCS) */
 	int detail;
 	int64_t max_goroutines;
 	int64_t max_steps;

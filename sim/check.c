@@ -184,6 +184,11 @@ static int check_p(struct sim *s, int32_t pi, int64_t *nqueued)
 		sim_broken(s, "P%d in a syscall has an M", pi);
 		return -1;
 	}
+	if (pp->sysm >= 0 && (s->allm[pp->sysm].state != MS_SYSCALL || (pp->status == P_RUNNING) != (pp->m == pp->sysm) ||
+			      pp->status == P_IDLE)) {
+		sim_broken(s, "P%d's syscall M%d is not in a syscall holding it", pi, pp->sysm);
+		return -1;
+	}
 	if (pp->runnext >= 0 && mark(s, pp->runnext, PL_RUNNEXT, "a runnext") != 0)
 		return -1;
 	for (uint32_t i = pp->runqhead; i != pp->runqtail; i++)

@@ -19,6 +19,7 @@
 #include "netpoll.h"
 #include "park.h"
 #include "proc.h"
+#include "release.h"
 #include "runq.h"
 #include "policy.h"
 #include "sched.h"
@@ -92,6 +93,8 @@ static int check_config(const struct sim_config *c, const struct program *prog, 
 		bad = "a CPU count (--cpus) needs the runtime model (--model=runtime); the seed model gives every P its own CPU";
 	else if (c->cpu_slice_us < 0 || (c->cpu_slice_us > 0 && c->cpus == 0))
 		bad = "a CPU time slice (--cpu-slice) needs a CPU count (--cpus)";
+	else if (c->go_release != 0 && (c->go_release < RELEASE_OLDEST || c->go_release > RELEASE_NEWEST))
+		bad = "go_release must be in 19..26 (Go 1.19 to 1.26)";
 	else if (c->max_threads < 2)
 		bad = "max threads must be at least 2 (the main thread and sysmon)";
 	else if (!prog || prog->main_fn < 0)
@@ -150,6 +153,8 @@ struct sim *sim_new(const struct sim_config *cfg, const struct program *prog,
 		s->sink = *sink;
 	s->status = SIM_RUNNING;
 	s->nprocs = cfg->procs;
+	if (cfg->model == MODEL_RUNTIME) /* the seed model follows no release's rules */
+		s->rules = release_rules(cfg->go_release ? cfg->go_release : RELEASE_DEFAULT);
 	s->pidle = s->midle = s->actor_m = -1;
 	s->sudogfree = -1;
 	s->gfree = -1;

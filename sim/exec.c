@@ -67,12 +67,16 @@ static void goexit(struct sim *s, int32_t gi)
 }
 
 /* goschedImpl: the G goes to the global queue's tail (Gosched, and
- * gopreempt_m after a preemption request). */
+ * gopreempt_m after a preemption request); from Go 1.22 it then calls
+ * wakep (release.h: GOSCHED_WAKEP), whether or not an idle P could find
+ * work: the spinning M it starts may find nothing. */
 static void gosched(struct sim *s, int32_t gi, int reason)
 {
 	struct g *gp = &s->allg[gi];
 	dropg(s, gp);
 	globrunq_put(s, gi, reason);
+	if (sim_release_rule(s, RR_GOSCHED_WAKEP))
+		s->wakep_calls++;
 }
 
 static void start_segment(struct sim *s, int32_t gi)

@@ -32,7 +32,9 @@ static void unpark(struct sim *s, int32_t gi)
 	s->netpoll_waiters--;
 }
 
-/* injectglist of everything ready, from P pi (-1: none). */
+/* injectglist of everything ready, from P pi (-1: none). From Go 1.23 a
+ * non-empty list injected with a P ends with wakep (release.h:
+ * INJECTGLIST_WAKEP); without a P injectglist returns after startIdle. */
 static void inject(struct sim *s, int32_t pi)
 {
 	int64_t n = 0, npidle = s->npidle;
@@ -43,6 +45,8 @@ static void inject(struct sim *s, int32_t pi)
 		else
 			runq_put(s, pi, gi, 0, R_NETPOLL); /* runqputbatch */
 	}
+	if (n > 0 && pi >= 0 && sim_release_rule(s, RR_INJECTGLIST_WAKEP))
+		s->wakep_calls++;
 }
 
 int32_t netpoll_poll(struct sim *s, int32_t pi)

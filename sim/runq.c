@@ -131,8 +131,8 @@ int runq_empty(const struct sim *s, int32_t pi)
 int runq_runnext_stealable(const struct sim *s, int32_t p2)
 {
 	const struct p *vp = &s->allp[p2];
-	if (s->cfg.model != MODEL_RUNTIME || vp->status != P_RUNNING || s->allm[vp->m].curg < 0)
-		return 1;
+	if (s->cfg.model != MODEL_RUNTIME || vp->status != P_RUNNING || s->allm[vp->m].curg < 0 || vp->sysm >= 0)
+		return 1; /* 1.26's runqgrab: no sleep when the victim's curg is in a syscall */
 	return s->now >= vp->runnext_when + runqgrab_backoff(s);
 }
 

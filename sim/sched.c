@@ -225,15 +225,25 @@ static int schedule_busy_ps(struct sim *s)
  * The runtime model: wakep starts a spinning M only when none spins
  * (nmspinning cas 0 -> 1); its thread takes --thread-wake to run
  * findRunnable, and finds nothing yet if the only work is a runnext in
- * runqgrab's back-off (it sleeps; spinner_backs_off).
+ * runqgrab's back-off (it sleeps; spinner_backs_off). A wakep call of a
+ * release rule (s->wakep_calls: goschedImpl from 1.22, injectglist from
+ * 1.23) starts one even with no work in reach; that M finds nothing and
+ * parks, as the runtime's does.
  * Simplification: wakep is tried at every instant with reachable work,
- * not only where proc.go calls it (newproc, ready, resetspinning, ...). */
+ * not only where proc.go calls it (newproc, ready, resetspinning, ...);
+ * a release rule's call is made at the end of the instant's scheduling,
+ * after the Ps between goroutines have scheduled, not inside the call. */
 static int wake_idle_p(struct sim *s)
 {
-	if (s->status != SIM_RUNNING || s->pidle < 0 || !sched_reachable_work(s))
+	if (s->status != SIM_RUNNING || s->pidle < 0)
+		return 0;
+	int for_work = sched_reachable_work(s);
+	if (!for_work && s->wakep_calls == 0)
 		return 0;
 	if (s->cfg.model == MODEL_RUNTIME && s->nmspinning != 0)
 		return 0;
+	if (!for_work)
+		s->wakep_calls--;
 	int32_t pi = proc_pidleget(s);
 	sim_act(s, -1); /* Simplification: the M that called wakep is not tracked */
 	if (proc_startm(s, pi, 1) < 0)
@@ -273,6 +283,7 @@ void sched_all(struct sim *s)
 		netpoll_return(s);
 		schedule_busy_ps(s);
 		if (!wake_idle_p(s))
-			return;
+			break;
 	}
+	s->wakep_calls = 0; /* the rest found a spinning M or no idle P: wakep does nothing */
 }

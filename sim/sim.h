@@ -51,6 +51,7 @@ struct sim_config {
 	int64_t thread_wake_us; /* runtime model: startm to the woken M's findRunnable (--thread-wake) */
 	int cpus;               /* --cpus: the machine's CPUs the Ms share; 0: one per P (the seed model's) */
 	int64_t cpu_slice_us;   /* --cpu-slice: a thread's time slice on a CPU; 0: Linux's default for cpus (cpu.h) */
+	int go_release;         /* --go: the Go 1.N whose rules the runtime model follows (release.h); 0: RELEASE_DEFAULT */
 	int64_t until_us;       /* 0, or stop (SIM_UNTIL) rather than run an instant past it */
 	/* 0, or stop (SIM_LIMIT) past this many steps or goroutines: for
 	 * programs whose totals are a lower bound (range bodies run as often
@@ -123,7 +124,9 @@ void sim_config_fill_model(struct sim_config *cfg);
 	X(RETAKE_10MS, "retake: a P in a syscall for 10ms, syscallwhen + 10ms") \
 	X(HANDOFF_WORK, "handoffp: local or global work, startm") \
 	X(HANDOFF_SPIN, "handoffp: no spinning M and no idle P, startm spinning") \
-	X(HANDOFF_LASTP, "handoffp: the last running P, startm so someone polls")
+	X(HANDOFF_LASTP, "handoffp: the last running P, startm so someone polls") \
+	X(EXITSYSCALL_KEPTP, "exitsyscall: its P was still wired to it (Go 1.26)") \
+	X(EXITSYSCALL_TAKEP, "exitsyscallTryGetP: its old P, taken with takeP from the M in a syscall holding it (Go 1.26)")
 
 #define SIM_ENUM_R(K, name) R_##K,
 #define SIM_ENUM_MS(K, name) MS_##K,

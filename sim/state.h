@@ -25,6 +25,7 @@
 #include <stdint.h>
 
 #include "evq.h"
+#include "release.h"
 #include "rng.h"
 #include "sim.h"
 #include "workload.h"
@@ -208,6 +209,8 @@ struct sim {
 	int32_t midle;   /* idle M stack (sched.midle) */
 	int nmidle;
 	int nmspinning;  /* sched.nmspinning: Ms in MS_SPINNING */
+	uint32_t rules;  /* the runtime model: the release rules in force (release.h), 0 in the seed model */
+	int32_t wakep_calls; /* the runtime model: wakep() calls this instant from release rules (sched_all) */
 	int32_t sysmon_m;
 	int32_t actor_m; /* the M whose code runs now: every event's by_m (set where
 			    control passes to a thread: sim_act) */
@@ -278,6 +281,10 @@ static inline int64_t *g_iter(struct sim *s, int32_t gi, int d)
  * reads 0, as it always has (Simplification: a spinning M that handoffp
  * started is not counted by the next retake in the same sysmon pass). */
 static inline int sim_nmspinning(const struct sim *s) { return s->cfg.model == MODEL_RUNTIME ? s->nmspinning : 0; }
+
+/* Whether the run follows release rule r (enum release_rule): the
+ * runtime model at --go's release. */
+static inline int sim_release_rule(const struct sim *s, int r) { return (int)(s->rules >> r) & 1; }
 
 /* sim.c: trace emission and small shared helpers. */
 /* Counts record e, folds it into the fingerprint and, if the sink takes

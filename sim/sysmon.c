@@ -7,6 +7,7 @@
 #include "netpoll.h"
 #include "proc.h"
 #include "runq.h"
+#include "syscall.h"
 
 /* preemptone: ask the G running on P pi to stop (gp.preempt). It stops at
  * once if the mode and its op allow (exec_stoppable); otherwise the request
@@ -17,7 +18,7 @@ static void preemptone(struct sim *s, int32_t pi)
 	if (s->cfg.preempt == PREEMPT_OFF || pp->m < 0)
 		return;
 	int32_t gi = s->allm[pp->m].curg;
-	if (gi < 0)
+	if (gi < 0 || s->allg[gi].place == PL_SYSCALL) /* 1.26: "don't bother ... a goroutine in a syscall" */
 		return;
 	s->allg[gi].preempt = 1;
 	if (exec_stoppable(s, gi))
@@ -40,9 +41,15 @@ static int retake_syscall(struct sim *s, int32_t pi, int sysretake)
 	if (runq_empty(s, pi) && sim_nmspinning(s) + s->npidle > 0 && pd->syscallwhen + RETAKE_SYSCALL_US > s->now)
 		return 0;
 	int32_t from_m = pp->sysm;
-	pp->sysm = -1;
-	pp->syscalltick++;
-	sim_rule(s, EV_P, !runq_empty(s, pi) ? RULE_RETAKE_WORK : sim_nmspinning(s) + s->npidle == 0 ? RULE_RETAKE_NOIDLE : RULE_RETAKE_10MS, 0);
+	int rule = !runq_empty(s, pi) ? RULE_RETAKE_WORK : sim_nmspinning(s) + s->npidle == 0 ? RULE_RETAKE_NOIDLE : RULE_RETAKE_10MS;
+	if (pp->status == P_RUNNING) { /* 1.26: still wired to the M: takeP */
+		sim_rule(s, EV_P, rule, 0);
+		syscall_take_p(s, pi);
+	} else {
+		pp->sysm = -1;
+		pp->syscalltick++;
+		sim_rule(s, EV_P, rule, 0);
+	}
 	sched_handoffp(s, pi, from_m);
 	sim_rule_done(s);
 	return 1;
@@ -68,7 +75,7 @@ static int retake(struct sim *s)
 			preemptone(s, pi);
 			sysretake = 1;
 		}
-		if (pp->status == P_SYSCALL)
+		if (pp->sysm >= 0) /* in a syscall: _Psyscall, or (1.26) _Prunning with its M in one */
 			n += retake_syscall(s, pi, sysretake);
 	}
 	return n;
@@ -88,7 +95,7 @@ static int64_t p_deadline(const struct sim *s, int32_t pi)
 	const struct p *pp = &s->allp[pi];
 	const struct sysmontick *pd = &pp->pd;
 	int64_t dl = INT64_MAX;
-	if (pp->status == P_SYSCALL) {
+	if (pp->sysm >= 0) {
 		dl = pd->schedwhen + s->cfg.slice_us; /* sysretake */
 		if (pd->syscalltick != pp->syscalltick || !runq_empty(s, pi) || s->npidle == 0)
 			return s->now;

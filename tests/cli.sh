@@ -304,6 +304,15 @@ expect "schedtrace goes to stderr" 0 "$GOSIM" -w tightloop -q --schedtrace=10 --
 grep -q "^SCHED 0ms: gomaxprocs=1 idleprocs=0 threads=2" "$T/err" && ok "schedtrace prints SCHED lines" || bad "schedtrace prints SCHED lines"
 expect "check mode passes" 0 "$GOSIM" -w syscalls --check -q
 
+# --cpus without --procs: GOMAXPROCS is the release's defaultGOMAXPROCS (sim/release.h)
+gomaxprocs() { "$GOSIM" -w fanout --model=runtime "$@" | sed -n 's/^gosim: fanout, \([0-9]*\) Ps.*/\1/p'; }
+[ "$(gomaxprocs --cpus=8)" = 8 ] && [ "$(gomaxprocs --cpus=8 --go=1.19)" = 8 ] &&
+	ok "--cpus=8 without --procs or a quota: GOMAXPROCS 8 in every release" || bad "--cpus=8 alone gives 8 Ps"
+[ "$(gomaxprocs --cpus=8 --cpu-quota=2.5 --go=1.24)" = 8 ] && [ "$(gomaxprocs --cpus=8 --cpu-quota=2.5 --go=1.25)" = 3 ] &&
+	ok "a CPU quota of 2.5 on 8 CPUs: GOMAXPROCS 8 in Go 1.24, 3 from Go 1.25" || bad "Go 1.25's cgroup-aware GOMAXPROCS"
+[ "$(gomaxprocs --cpus=8 --cpu-quota=2.5 -p 6 --go=1.25)" = 6 ] &&
+	ok "--procs wins over the default" || bad "--procs wins over the default"
+
 if command -v gnuplot >/dev/null 2>&1; then
 	"$GOSIM" -w syscalls -q --trace="$T/tl.csv"
 	gnuplot -e "trace='$T/tl.csv'; out='$T/tl.png'" tools/timeline.gp 2>"$T/err"

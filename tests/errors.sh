@@ -59,6 +59,11 @@ option '--procs' requires an argument|--procs
 --trace=: expected a file name|--format=csv --trace=
 --go=1.23.+1: expected a Go release|--go=1.23.+1
 --go=1.23.-1: expected a Go release|--go=1.23.-1
+--go=1.27: expected a Go release 1.19 to 1.26|--go=1.27
+--cpu-quota=0: expected a number of CPUs|--model=runtime --cpus=4 --cpu-quota=0
+--cpu-quota=1.5x: expected a number of CPUs|--model=runtime --cpus=4 --cpu-quota=1.5x
+--cpu-quota=.5: expected a number of CPUs|--model=runtime --cpus=4 --cpu-quota=.5
+--cpu-quota needs --cpus|--model=runtime --cpu-quota=2
 --slice=+10ms: expected a duration|--slice=+10ms
 --procs=04x: expected an integer in 1..256|--procs=04x
 --max-threads=0x10: expected an integer|--max-threads=0x10

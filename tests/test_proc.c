@@ -143,6 +143,7 @@ Test(proc, exitsyscall_takes_an_idle_p_when_its_own_was_retaken)
 {
 	int32_t gi = enter();
 	s->allp[0].syscalltick++; /* retake: P0 handed to another M */
+	s->allp[0].sysm = -1;
 	int32_t m2 = proc_newm(s);
 	proc_acquirep(s, m2, 0, MS_RUNNING);
 	int32_t top = s->pidle;
@@ -153,6 +154,7 @@ Test(proc, exitsyscall_takes_an_idle_p_when_its_own_was_retaken)
 Test(proc, exitsyscall_without_a_p_queues_the_g_globally_and_parks_the_m)
 {
 	int32_t gi = enter();
+	s->allp[0].sysm = -1; /* retaken */
 	int32_t m2 = proc_newm(s);
 	proc_acquirep(s, m2, 0, MS_RUNNING);
 	while (s->pidle >= 0) { /* every other P busy */
