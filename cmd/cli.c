@@ -40,9 +40,14 @@ static const char usage_text[] =
 	"                            slack; README \"Two models\"); seed: the seed's\n"
 	"                            simplified model (instant spinning Ms, fixed\n"
 	"                            20us sysmon, free operations, a CPU per P)\n"
-	"      --thread-wake=DUR     runtime model: how long a woken spinning M takes to\n"
-	"                            run findRunnable (default 0: not yet measured)\n"
-	"  -p, --procs=N             GOMAXPROCS, 1..256 (default: the workload's)\n"
+	"      --thread-wake=DUR     runtime model: startm waking a parked M (futex) until\n"
+	"                            it runs findRunnable (default measured, README)\n"
+	"      --thread-start=DUR    runtime model: startm creating an M (newm, clone)\n"
+	"                            until it runs (default measured, README)\n"
+	"      --cost-go=DUR, --cost-chan=DUR, --cost-switch=DUR, --cost-gosched=DUR\n"
+	"                            runtime model: the CPU time of a go statement, a\n"
+	"                            channel op, a G switch (execute), a Gosched, to the\n"
+	"                            ns, e.g. 2.3us or 90ns (defaults measured, README)\n"
 	"      --cpus=N              runtime model: the machine's CPUs, 1..1024, shared\n"
 	"                            by the threads running Go code (default: one per P);\n"
 	"                            without --procs GOMAXPROCS is --go's default for them\n"
@@ -128,7 +133,8 @@ static const char usage_text[] =
 enum { OPT_STEAL = 256, OPT_PREEMPT, OPT_SLICE, OPT_SYSMON_PERIOD, OPT_MAX_THREADS, OPT_SCHEDTRACE,
        OPT_SCHEDDETAIL, OPT_GO, OPT_CHECK, OPT_EAGER, OPT_LIST, OPT_MAX_GOROUTINES, OPT_MAX_STEPS, OPT_UNTIL, OPT_STATS, OPT_SYSMON,
        OPT_SYSMON_SLACK, OPT_REPORT, OPT_REPORT_THRESHOLD, OPT_WHY, OPT_SEEDS, OPT_JOBS, OPT_SWEEP_JOBS, OPT_EXPLAIN,
-       OPT_MODEL, OPT_THREAD_WAKE, OPT_CPUS, OPT_CPU_SLICE, OPT_CPU_QUOTA };
+       OPT_MODEL, OPT_THREAD_WAKE, OPT_CPUS, OPT_CPU_SLICE, OPT_CPU_QUOTA,
+       OPT_THREAD_START, OPT_COST_GO, OPT_COST_CHAN, OPT_COST_SWITCH, OPT_COST_GOSCHED };
 
 static const struct option long_opts[] = {
 	{ "workload", required_argument, NULL, 'w' },
@@ -163,6 +169,11 @@ static const struct option long_opts[] = {
 	{ "model", required_argument, NULL, OPT_MODEL },
 	{ "thread-wake", required_argument, NULL, OPT_THREAD_WAKE },
 	{ "cpus", required_argument, NULL, OPT_CPUS },
+	{ "thread-start", required_argument, NULL, OPT_THREAD_START },
+	{ "cost-go", required_argument, NULL, OPT_COST_GO },
+	{ "cost-chan", required_argument, NULL, OPT_COST_CHAN },
+	{ "cost-switch", required_argument, NULL, OPT_COST_SWITCH },
+	{ "cost-gosched", required_argument, NULL, OPT_COST_GOSCHED },
 	{ "cpu-slice", required_argument, NULL, OPT_CPU_SLICE },
 	{ "cpu-quota", required_argument, NULL, OPT_CPU_QUOTA },
 	{ "quiet", no_argument, NULL, 'q' },
@@ -195,6 +206,31 @@ static int parse_dur(const char *s, int64_t *out)
 		return 0;
 	}
 	return workload_parse_duration(s, out) == 0 && *out > 0 ? 0 : -1;
+}
+
+/* A duration to the microsecond, 0 to 1s: bare digits are microseconds. */
+static int parse_dur_us(const char *s, int64_t *out)
+{
+	long long v;
+	if (parse_int(s, 0, 1000000, &v) == 0) {
+		*out = v;
+		return 0;
+	}
+	return workload_parse_duration_us(s, out) == 0 && *out <= 1000000 ? 0 : -1;
+}
+
+/* An operation cost, to the nanosecond, 0 to 1s: bare digits are
+ * microseconds, as for every DUR. */
+static int parse_cost(const char *opt, const char *s, int64_t *ns)
+{
+	long long v;
+	if (parse_int(s, 0, 1000000, &v) == 0) {
+		*ns = v * 1000;
+		return 0;
+	}
+	if (workload_parse_duration_ns(s, ns) == 0 && *ns <= 1000000000)
+		return 0;
+	return bad(opt, s, "expected a duration from 0 to 1s, such as 2.3us or 90ns");
 }
 
 static int add_define(struct opts *o, const char *arg)
@@ -288,7 +324,17 @@ static int parse_long_only(struct opts *o, int c, const char *arg)
 		return 0;
 	}
 	case OPT_THREAD_WAKE:
-		return parse_dur(arg, &o->cfg.thread_wake_us) ? bad("--thread-wake", arg, "expected a duration such as 50us") : 0;
+		return parse_dur_us(arg, &o->cfg.thread_wake_us) ? bad("--thread-wake", arg, "expected a duration up to 1s, such as 50us") : 0;
+	case OPT_THREAD_START:
+		return parse_dur_us(arg, &o->cfg.thread_start_us) ? bad("--thread-start", arg, "expected a duration up to 1s, such as 50us") : 0;
+	case OPT_COST_GO:
+		return parse_cost("--cost-go", arg, &o->cfg.cost_go_ns);
+	case OPT_COST_CHAN:
+		return parse_cost("--cost-chan", arg, &o->cfg.cost_chan_ns);
+	case OPT_COST_SWITCH:
+		return parse_cost("--cost-switch", arg, &o->cfg.cost_switch_ns);
+	case OPT_COST_GOSCHED:
+		return parse_cost("--cost-gosched", arg, &o->cfg.cost_gosched_ns);
 	case OPT_CPUS:
 		if (parse_int(arg, 1, MAX_CPUS, &v))
 			return bad("--cpus", arg, "expected an integer in 1..1024");
@@ -457,6 +503,11 @@ static int check_combination(struct opts *o)
 		msg_usage("--cpu-quota needs --cpus=N (the CPUs the quota limits)");
 		return EXIT_USAGE;
 	}
+	if (o->cfg.model != MODEL_RUNTIME && (o->cfg.thread_start_us > 0 || o->cfg.cost_go_ns > 0 || o->cfg.cost_chan_ns > 0 ||
+					      o->cfg.cost_switch_ns > 0 || o->cfg.cost_gosched_ns > 0)) {
+		msg_usage("--thread-start and --cost-* need the runtime model (drop --model=seed)");
+		return EXIT_USAGE;
+	}
 	sim_config_fill_model(&o->cfg);
 	return 0;
 }
@@ -505,6 +556,8 @@ int cli_parse_args(struct opts *o, int argc, char **argv)
 	o->cfg.sysmon = SYSMON_MODEL;
 	o->cfg.sysmon_slack_us = SIM_MODEL_DEFAULT;
 	o->cfg.thread_wake_us = SIM_MODEL_DEFAULT;
+	o->cfg.thread_start_us = SIM_MODEL_DEFAULT;
+	o->cfg.cost_go_ns = o->cfg.cost_chan_ns = o->cfg.cost_switch_ns = o->cfg.cost_gosched_ns = SIM_MODEL_DEFAULT;
 	o->workload = "fanout";
 	o->max_goroutines = MAX_GOROUTINES_DEFAULT;
 	o->report_threshold_us = REPORT_THRESHOLD_DEFAULT_US;

@@ -49,10 +49,11 @@ void sim_config_default(struct sim_config *cfg)
  * 65-77us; Linux's default slack alone is 50us). */
 static const struct model_defaults {
 	enum sim_sysmon sysmon;
-	int64_t sysmon_slack_us, thread_wake_us;
+	int64_t sysmon_slack_us, thread_wake_us, thread_start_us;
+	int64_t cost_go_ns, cost_chan_ns, cost_switch_ns, cost_gosched_ns;
 } model_defaults[] = {
-	[MODEL_SEED] = { SYSMON_FIXED, 0, 0 },
-	[MODEL_RUNTIME] = { SYSMON_ADAPTIVE, RUNTIME_TIMER_SLACK_US, 0 },
+	[MODEL_SEED] = { SYSMON_FIXED, 0, 0, 0, 0, 0, 0, 0 },
+	[MODEL_RUNTIME] = { SYSMON_ADAPTIVE, RUNTIME_TIMER_SLACK_US, 0, 0, 0, 0, 0, 0 },
 };
 
 void sim_config_fill_model(struct sim_config *cfg)
@@ -64,6 +65,13 @@ void sim_config_fill_model(struct sim_config *cfg)
 		cfg->sysmon_slack_us = d->sysmon_slack_us;
 	if (cfg->thread_wake_us == SIM_MODEL_DEFAULT)
 		cfg->thread_wake_us = d->thread_wake_us;
+	if (cfg->thread_start_us == SIM_MODEL_DEFAULT)
+		cfg->thread_start_us = d->thread_start_us;
+	int64_t *cost[] = { &cfg->cost_go_ns, &cfg->cost_chan_ns, &cfg->cost_switch_ns, &cfg->cost_gosched_ns };
+	const int64_t dcost[] = { d->cost_go_ns, d->cost_chan_ns, d->cost_switch_ns, d->cost_gosched_ns };
+	for (int i = 0; i < 4; i++)
+		if (*cost[i] == SIM_MODEL_DEFAULT)
+			*cost[i] = dcost[i];
 }
 
 static int gcd(int a, int b)
@@ -74,6 +82,15 @@ static int gcd(int a, int b)
 		b = t;
 	}
 	return a;
+}
+
+static int costs_ok(const struct sim_config *c)
+{
+	const int64_t v[] = { c->cost_go_ns, c->cost_chan_ns, c->cost_switch_ns, c->cost_gosched_ns };
+	for (int i = 0; i < 4; i++)
+		if (v[i] < 0 || v[i] > 1000000000 || (v[i] > 0 && c->model != MODEL_RUNTIME))
+			return 0;
+	return 1;
 }
 
 static int check_config(const struct sim_config *c, const struct program *prog, struct sim_error *err)
@@ -87,6 +104,10 @@ static int check_config(const struct sim_config *c, const struct program *prog, 
 		bad = "slice must be at least 1us";
 	else if (c->thread_wake_us < 0 || (c->thread_wake_us > 0 && c->model != MODEL_RUNTIME))
 		bad = "a thread wake-up time (--thread-wake) needs the runtime model (--model=runtime)";
+	else if (c->thread_start_us < 0 || (c->thread_start_us > 0 && c->model != MODEL_RUNTIME))
+		bad = "a thread start time (--thread-start) needs the runtime model (--model=runtime)";
+	else if (!costs_ok(c))
+		bad = "operation costs (--cost-*) are 0 to 1s, and need the runtime model (--model=runtime)";
 	else if (c->cpus < 0 || c->cpus > MAX_CPUS)
 		bad = "cpus must be in 1..1024";
 	else if (c->cpus > 0 && c->model != MODEL_RUNTIME)
@@ -109,7 +130,7 @@ static int check_config(const struct sim_config *c, const struct program *prog, 
 static void init_ps(struct sim *s)
 {
 	for (int32_t pi = 0; pi < s->nprocs; pi++)
-		s->allp[pi] = (struct p){ .status = P_IDLE, .m = -1, .sysm = -1, .link = -1, .runnext = -1,
+		s->allp[pi] = (struct p){ .status = P_IDLE, .m = -1, .sysm = -1, .link = -1, .runnext = -1, .cost_paid_g = -1,
 					  .pd = { .schedwhen = SYSMON_LONG_AGO, .syscallwhen = SYSMON_LONG_AGO } };
 	/* procresize (1.19) pushes idle Ps from the highest id down, so the
 	 * lowest id is on top of the stack. P0 goes to the main thread. */
@@ -148,6 +169,7 @@ struct sim *sim_new(const struct sim_config *cfg, const struct program *prog,
 	if (!s)
 		goto fail;
 	s->cfg = c;
+	s->costs = c.cost_go_ns + c.cost_chan_ns + c.cost_switch_ns + c.cost_gosched_ns > 0;
 	s->prog = prog;
 	if (sink)
 		s->sink = *sink;

@@ -79,25 +79,34 @@ static void gosched(struct sim *s, int32_t gi, int reason)
 		s->wakep_calls++;
 }
 
-static void start_segment(struct sim *s, int32_t gi)
+/* A CPU segment of len us on P pi, from now; its completion event. */
+static void segment(struct sim *s, int32_t pi, int64_t len)
 {
-	struct g *gp = &s->allg[gi];
-	struct p *pp = &s->allp[gp->p];
+	struct p *pp = &s->allp[pi];
 	pp->seg_start = s->now;
-	pp->seg_end = s->now + gp->u.left;
-	if (evq_schedule(&s->evq, gp->p, pp->seg_end, EVQ_CPU_DONE, gp->p, ++pp->seg_gen) != 0)
+	pp->seg_end = s->now + len;
+	if (evq_schedule(&s->evq, pi, pp->seg_end, EVQ_CPU_DONE, pi, ++pp->seg_gen) != 0)
 		sim_oom(s, "events");
 }
 
+static void start_segment(struct sim *s, int32_t gi)
+{
+	segment(s, s->allg[gi].p, s->allg[gi].u.left);
+}
+
 /* Cut the CPU segment in progress on P pi short, if any: the time run
- * counts as busy, the rest stays in the G's u.left. */
+ * counts as busy, the rest stays in the G's u.left (or, for a cost
+ * segment, the P's cost_left_us). */
 static void cut_segment(struct sim *s, int32_t pi, struct g *gp)
 {
 	struct p *pp = &s->allp[pi];
 	if (pp->seg_end <= s->now)
 		return;
 	pp->busy_us += s->now - pp->seg_start;
-	gp->u.left = pp->seg_end - s->now;
+	if (pp->in_cost)
+		pp->cost_left_us = pp->seg_end - s->now;
+	else
+		gp->u.left = pp->seg_end - s->now;
 	pp->seg_gen++;
 	evq_cancel(&s->evq, pi); /* its completion event goes too */
 	pp->seg_end = pp->seg_start = s->now;
@@ -112,9 +121,64 @@ void exec_cpu_pause(struct sim *s, int32_t pi)
 
 void exec_cpu_resume(struct sim *s, int32_t pi)
 {
-	int32_t gi = s->allm[s->allp[pi].m].curg;
-	if (gi >= 0 && s->allg[gi].place == PL_RUNNING && s->allg[gi].u.left > 0 && s->allp[pi].seg_end <= s->now)
+	struct p *pp = &s->allp[pi];
+	int32_t gi = s->allm[pp->m].curg;
+	if (gi < 0 || s->allg[gi].place != PL_RUNNING || pp->seg_end > s->now)
+		return;
+	if (pp->in_cost && pp->cost_left_us > 0)
+		segment(s, pi, pp->cost_left_us);
+	else if (!pp->in_cost && s->allg[gi].u.left > 0)
 		start_segment(s, gi);
+}
+
+/* The runtime model's operation costs: the CPU time the op kind takes
+ * before its effect, in ns (a go statement: newproc; a channel op:
+ * chansend, chanrecv, closechan, selectgo; Gosched: goschedImpl).
+ * Simplification: one cost for every kind of channel op. */
+static int64_t op_cost_ns(const struct sim *s, int kind)
+{
+	switch (kind) {
+	case OP_GO: return s->cfg.cost_go_ns;
+	case OP_SEND: case OP_RECV: case OP_RANGE: case OP_SELECT: case OP_CLOSE: return s->cfg.cost_chan_ns;
+	case OP_GOSCHED: return s->cfg.cost_gosched_ns;
+	default: return 0;
+	}
+}
+
+/* Before G gi's op: its cost goes into its P's debt (once per op; not for
+ * an op a wake-up completes: g.param is set), and whole microseconds of
+ * debt are paid as a CPU segment of their own, after which the op runs.
+ * Returns 1 if the G is now paying (or was preempted), 0 to run the op.
+ * Simplification: time is whole microseconds, so costs below one add up
+ * on the P and are paid when they reach one, by whichever G runs then
+ * (also the rest of a cost a preemption cut short). */
+static int pay_cost(struct sim *s, int32_t gi, const struct op *op)
+{
+	struct g *gp = &s->allg[gi];
+	struct p *pp = &s->allp[gp->p];
+	if (pp->cost_paid_g != gi || pp->cost_paid_pc != gp->pc) {
+		pp->cost_paid_g = gi;
+		pp->cost_paid_pc = gp->pc;
+		if (gp->param == PARAM_NONE)
+			pp->cost_debt_ns += op_cost_ns(s, op->kind);
+	}
+	if (pp->cost_debt_ns < 1000)
+		return 0;
+	if (gp->preempt && exec_stoppable(s, gi)) {
+		exec_preempt(s, gp->p);
+		return 1;
+	}
+	int64_t us = pp->cost_debt_ns / 1000;
+	pp->cost_debt_ns -= us * 1000;
+	pp->in_cost = 1;
+	pp->cost_left_us = us;
+	segment(s, gp->p, us);
+	return 1;
+}
+
+void exec_charge_switch(struct sim *s, int32_t pi)
+{
+	s->allp[pi].cost_debt_ns += s->cfg.cost_switch_ns;
 }
 
 /* Preempt the G running on P pi (its request is already set): the rest of
@@ -125,6 +189,11 @@ int exec_preempt(struct sim *s, int32_t pi)
 	int32_t gi = s->allm[pp->m].curg;
 	struct g *gp = &s->allg[gi];
 	cut_segment(s, pi, gp);
+	if (pp->in_cost) { /* the rest of the cost is the P's to pay */
+		pp->cost_debt_ns += pp->cost_left_us * 1000;
+		pp->cost_left_us = 0;
+		pp->in_cost = 0;
+	}
 	struct sim_event e = { .ev = EV_PREEMPT, .g = goid(s, gi), .p = pi, .m = pp->m,
 			       .ran_us = s->now - pp->slice_start };
 	if (s->cfg.explain)
@@ -144,6 +213,12 @@ void exec_cpu_done(struct sim *s, int32_t pi, uint64_t gen)
 	struct g *gp = &s->allg[gi];
 	pp->busy_us += pp->seg_end - pp->seg_start;
 	pp->seg_start = pp->seg_end;
+	if (pp->in_cost) { /* the op it paid for runs now */
+		pp->in_cost = 0;
+		pp->cost_left_us = 0;
+		exec_run(s, gi);
+		return;
+	}
 	gp->u.left = 0;
 	gp->pc++;
 	exec_run(s, gi);
@@ -491,6 +566,8 @@ void exec_run(struct sim *s, int32_t gi)
 			return;
 		}
 		const struct op *op = &ops[pc];
+		if (s->costs && pay_cost(s, gi, op))
+			return;
 		if (s->cfg.max_steps > 0 && op->kind != OP_END && op->kind != OP_RANGE_END &&
 		    ++s->steps > s->cfg.max_steps) {
 			sim_limit(s, "executed", s->cfg.max_steps, "steps");
@@ -508,6 +585,8 @@ void exec_run(struct sim *s, int32_t gi)
 			assert(0);
 			return;
 		}
+		if (s->costs && s->allg[gi].p >= 0)
+			s->allp[s->allg[gi].p].cost_paid_g = -1; /* the op is done (or the G left) */
 		if (!more)
 			return;
 		if (s->allg[gi].pc <= pc && ++s->ops % SIM_PROGRESS_EVENTS == 0)

@@ -27,5 +27,8 @@ int exec_stoppable(const struct sim *s, int32_t gi);
  * (the rest kept in g.u.left); and gets it back: the segment goes on. */
 void exec_cpu_pause(struct sim *s, int32_t pi);
 void exec_cpu_resume(struct sim *s, int32_t pi);
+/* The runtime model: execute's G switch (gogo) costs cfg.cost_switch_ns,
+ * owed by P pi and paid before the G's next op (pay_cost). */
+void exec_charge_switch(struct sim *s, int32_t pi);
 
 #endif

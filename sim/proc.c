@@ -112,16 +112,42 @@ void proc_acquirep(struct sim *s, int32_t mi, int32_t pi, int mstate)
 	set_mstate(s, mi, mstate);
 }
 
-/* startm: run P pi on an idle M, or on a new one. Returns the M or -1 if
- * the program died. (The caller took pi off the idle stack.) */
-int32_t proc_startm(struct sim *s, int32_t pi, int spinning)
+void proc_m_sleep_until(struct sim *s, int32_t pi, int64_t t)
+{
+	s->allm[s->allp[pi].m].wake_at = t;
+	if (evq_schedule(&s->evq, 2 * s->nprocs + pi, t, EVQ_MWAKE, pi, 0) != 0)
+		sim_oom(s, "events");
+}
+
+/* The runtime model: the thread startm handed P pi to does not run at
+ * once. A parked one is woken (notewakeup -> futexwakeup: --thread-wake),
+ * a new one created (newm -> newosproc -> clone: --thread-start). */
+static void startm_delay(struct sim *s, int32_t pi, int created)
+{
+	int64_t d = created ? s->cfg.thread_start_us : s->cfg.thread_wake_us;
+	if (s->cfg.model == MODEL_RUNTIME && d > 0)
+		proc_m_sleep_until(s, pi, s->now + d);
+}
+
+/* mget, or newm when no M is idle; -1 if the program died. */
+static int32_t get_m(struct sim *s, int *created)
 {
 	int32_t mi = mget(s);
-	if (mi < 0)
-		mi = proc_newm(s);
+	*created = mi < 0;
+	return mi >= 0 ? mi : proc_newm(s);
+}
+
+/* startm: run P pi on an idle M, or on a new one, after its thread wakes
+ * or starts (startm_delay). Returns the M or -1 if the program died. (The
+ * caller took pi off the idle stack.) */
+int32_t proc_startm(struct sim *s, int32_t pi, int spinning)
+{
+	int created;
+	int32_t mi = get_m(s, &created);
 	if (mi < 0)
 		return -1;
 	proc_acquirep(s, mi, pi, spinning ? MS_SPINNING : MS_RUNNING);
+	startm_delay(s, pi, created);
 	return mi;
 }
 
@@ -143,15 +169,15 @@ void proc_releasep_stopm(struct sim *s, int32_t pi)
 
 static void handoff_startm(struct sim *s, int32_t pi, int32_t from_m, int spinning)
 {
-	int32_t mi = mget(s);
-	if (mi < 0)
-		mi = proc_newm(s);
+	int created;
+	int32_t mi = get_m(s, &created);
 	if (mi < 0)
 		return;
 	struct sim_event e = { .ev = EV_HANDOFF, .g = -1, .p = pi, .m = mi, .from_m = from_m };
 	sim_emit(s, &e);
 	s->sum.handoffs++;
 	proc_acquirep(s, mi, pi, spinning ? MS_SPINNING : MS_RUNNING);
+	startm_delay(s, pi, created);
 }
 
 /* handoffp: give away a P whose M is stuck in a syscall, in the runtime's

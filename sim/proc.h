@@ -18,6 +18,10 @@ int32_t proc_startm(struct sim *s, int32_t pi, int spinning);
 void proc_acquirep(struct sim *s, int32_t mi, int32_t pi, int mstate);
 void proc_releasep_stopm(struct sim *s, int32_t pi);
 void proc_become_spinning(struct sim *s, int32_t mi);
+/* The runtime model: the M on P pi sleeps until t (its thread starting or
+ * waking up, or runqgrab's usleep), holding the P; EVQ_MWAKE brings the
+ * instant it runs findRunnable. */
+void proc_m_sleep_until(struct sim *s, int32_t pi, int64_t t);
 void sched_handoffp(struct sim *s, int32_t pi, int32_t from_m);
 
 #endif

@@ -139,6 +139,8 @@ void sched_execute(struct sim *s, int32_t pi, const struct found *f)
 	sim_rule(s, EV_G, f->rule, f->rule_n);
 	sim_move_g(s, f->g, PL_RUNNING, pi, f->reason);
 	sim_rule_done(s);
+	if (s->costs)
+		exec_charge_switch(s, pi); /* execute -> gogo: the runtime model's switch cost */
 	exec_run(s, f->g);
 }
 
@@ -150,16 +152,6 @@ int sched_reachable_work(struct sim *s)
 {
 	return s->runq.size > 0 || (s->cfg.steal && s->nqueued > 0) || timer_any_due(s) ||
 	       (s->netready.size > 0 && !s->netpoll_blocked);
-}
-
-/* The runtime model: the M on P pi sleeps until t (its thread waking up,
- * or runqgrab's usleep), spinning and holding the P; EVQ_MWAKE brings the
- * instant it runs findRunnable again. */
-static void m_sleep_until(struct sim *s, int32_t pi, int64_t t)
-{
-	s->allm[s->allp[pi].m].wake_at = t;
-	if (evq_schedule(&s->evq, 2 * s->nprocs + pi, t, EVQ_MWAKE, pi, 0) != 0)
-		sim_oom(s, "events");
 }
 
 /* The runtime model: a spinning thief that found nothing but a running
@@ -174,7 +166,7 @@ static int spinner_backs_off(struct sim *s, int32_t pi)
 	int64_t t = runq_backoff_until(s);
 	if (t < 0)
 		return 0;
-	m_sleep_until(s, pi, t);
+	proc_m_sleep_until(s, pi, t);
 	return 1;
 }
 
@@ -223,9 +215,10 @@ static int schedule_busy_ps(struct sim *s)
  * is work it can reach. With no P between goroutines (their runnext would
  * be left to them), reachable work is always found (the seed model).
  * The runtime model: wakep starts a spinning M only when none spins
- * (nmspinning cas 0 -> 1); its thread takes --thread-wake to run
- * findRunnable, and finds nothing yet if the only work is a runnext in
- * runqgrab's back-off (it sleeps; spinner_backs_off). A wakep call of a
+ * (nmspinning cas 0 -> 1); its thread takes --thread-wake (or, created,
+ * --thread-start) to run findRunnable (proc_startm), and finds nothing yet
+ * if the only work is a runnext in runqgrab's back-off (it sleeps;
+ * spinner_backs_off). A wakep call of a
  * release rule (s->wakep_calls: goschedImpl from 1.22, injectglist from
  * 1.23) starts one even with no work in reach; that M finds nothing and
  * parks, as the runtime's does.
@@ -246,14 +239,11 @@ static int wake_idle_p(struct sim *s)
 		s->wakep_calls--;
 	int32_t pi = proc_pidleget(s);
 	sim_act(s, -1); /* Simplification: the M that called wakep is not tracked */
-	if (proc_startm(s, pi, 1) < 0)
+	int32_t mi = proc_startm(s, pi, 1);
+	if (mi < 0)
 		return 0;
 	if (s->cfg.model == MODEL_RUNTIME) {
-		int ran = 1;
-		if (s->cfg.thread_wake_us > 0)
-			m_sleep_until(s, pi, s->now + s->cfg.thread_wake_us);
-		else
-			ran = schedule(s, pi);
+		int ran = s->allm[mi].wake_at > s->now ? 1 : schedule(s, pi); /* asleep: it runs later */
 		sim_check(s);
 		return ran;
 	}

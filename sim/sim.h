@@ -49,6 +49,10 @@ struct sim_config {
 	int explain;            /* --explain: records carry the rule behind each decision */
 	enum sim_model model;   /* --model: seed (default) or runtime */
 	int64_t thread_wake_us; /* runtime model: startm to the woken M's findRunnable (--thread-wake) */
+	int64_t thread_start_us; /* runtime model: startm -> newm to the new M's findRunnable (--thread-start) */
+	/* runtime model: the CPU time of one operation (--cost-*), in ns: a go
+	 * statement (newproc), a channel op, a G switch (execute), a Gosched */
+	int64_t cost_go_ns, cost_chan_ns, cost_switch_ns, cost_gosched_ns;
 	int cpus;               /* --cpus: the machine's CPUs the Ms share; 0: one per P (the seed model's) */
 	int64_t cpu_slice_us;   /* --cpu-slice: a thread's time slice on a CPU; 0: Linux's default for cpus (cpu.h) */
 	int go_release;         /* --go: the Go 1.N whose rules the runtime model follows (release.h); 0: RELEASE_DEFAULT */

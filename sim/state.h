@@ -156,6 +156,14 @@ struct p {
 	int64_t seg_end;
 	uint64_t seg_gen;    /* the segment's number, checked by its completion event */
 	int64_t busy_us;
+	/* the runtime model's operation costs (exec.c): what the P owes in ns
+	 * (charged in whole us as CPU segments of their own), the cost
+	 * segment in flight (in_cost; cost_left_us while it is cut short), and
+	 * the op (G, pc) whose cost is already in the debt */
+	int64_t cost_debt_ns, cost_left_us;
+	int32_t cost_paid_g;
+	uint32_t cost_paid_pc;
+	uint8_t in_cost;
 	struct timers timers;
 };
 
@@ -190,6 +198,7 @@ struct waitgroup {
 
 struct sim {
 	struct sim_config cfg;
+	int costs;       /* any operation cost (cfg.cost_*_ns) is nonzero */
 	const struct program *prog;
 	struct sim_sink sink;
 	enum sim_status status;

@@ -109,6 +109,18 @@ int workload_parse_duration(const char *s, int64_t *us)
 
 int workload_parse_duration_us(const char *s, int64_t *us)
 {
+	int64_t ns;
+	if (workload_parse_duration_ns(s, &ns) != 0)
+		return -1;
+	int64_t u = ns / 1000 + (ns % 1000 != 0);
+	if (u > WORKLOAD_MAX_US)
+		return -1;
+	*us = u;
+	return 0;
+}
+
+int workload_parse_duration_ns(const char *s, int64_t *out)
+{
 	static const struct { const char *name; int64_t ns; } units[] = {
 		{ "ns", 1 }, { "us", 1000 }, { "\xc2\xb5s", 1000 }, { "ms", 1000000 }, { "s", 1000000000 },
 	};
@@ -140,10 +152,7 @@ int workload_parse_duration_us(const char *s, int64_t *us)
 		int64_t fns = (frac * units[i].ns + scale - 1) / scale;
 		if (__builtin_add_overflow(ns, fns, &ns))
 			return -1;
-		int64_t u = ns / 1000 + (ns % 1000 != 0);
-		if (u > WORKLOAD_MAX_US)
-			return -1;
-		*us = u;
+		*out = ns;
 		return 0;
 	}
 	return -1;

@@ -145,6 +145,8 @@ int workload_parse_duration(const char *s, int64_t *us);
 /* The same, rounded up to the microsecond only (for options such as
  * --sysmon-slack that are not workload durations). */
 int workload_parse_duration_us(const char *s, int64_t *us);
+/* The same in nanoseconds, exactly (digits below a nanosecond round up). */
+int workload_parse_duration_ns(const char *s, int64_t *ns);
 
 /* What a program does in all, following go statements and repeats;
  * saturates at INT64_MAX. Exact when the program has no range (a repeat

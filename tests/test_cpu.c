@@ -68,7 +68,7 @@ static int64_t wall_sum(const struct run_result *r, int ngs)
 	for (int g = 2; g < 2 + ngs; g++) {
 		long start = first_start(&r->log, g), end = evlog_find(&r->log, 0, EV_G, g, PL_DEAD);
 		cr_assert(start >= 0 && end >= 0, "G%d ran and exited", g);
-		sum += r->log.ev[end].t - r->log.ev[start].t;
+		sum += r->log.ev[end].t - start; /* first_start is a time */
 	}
 	return sum;
 }

@@ -80,7 +80,7 @@ static struct sim_summary run_handoff_woken(enum sim_model model, int64_t slack_
 	struct sim_config cfg = test_config(2);
 	cfg.model = model;
 	cfg.sysmon_slack_us = slack_us;
-	cfg.thread_wake_us = wake_us;
+	cfg.thread_wake_us = cfg.thread_start_us = wake_us; /* the first thief is a new M, the rest woken */
 	struct run_result r;
 	run_text(handoff_json, &cfg, &r);
 	cr_assert_eq(r.status, SIM_DONE, "%s", r.msg);
