@@ -189,6 +189,10 @@ static int check_p(struct sim *s, int32_t pi, int64_t *nqueued)
 		sim_broken(s, "P%d's syscall M%d is not in a syscall holding it", pi, pp->sysm);
 		return -1;
 	}
+	if (pp->status == P_RUNNING && s->allm[pp->m].curg < 0 && !(s->needsched[pi >> 6] >> (pi & 63) & 1)) {
+		sim_broken(s, "P%d's M has no G but the P is not in the needs-schedule set", pi);
+		return -1;
+	}
 	if (pp->runnext >= 0 && mark(s, pp->runnext, PL_RUNNEXT, "a runnext") != 0)
 		return -1;
 	for (uint32_t i = pp->runqhead; i != pp->runqtail; i++)

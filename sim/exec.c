@@ -32,7 +32,7 @@ int exec_stoppable(const struct sim *s, int32_t gi)
 /* The G leaves its M (dropg); its P goes back to the scheduler. */
 static void dropg(struct sim *s, struct g *gp)
 {
-	s->allm[gp->m].curg = -1;
+	sim_dropg(s, gp->m);
 }
 
 /* goexit0: the G is dead; the P schedules again. With "exit": "main",

@@ -38,7 +38,7 @@ static void release_sudog(struct sim *s, int32_t sg)
 void park_gopark(struct sim *s, int32_t gi, int wr, int why, int32_t obj)
 {
 	struct g *gp = &s->allg[gi];
-	s->allm[gp->m].curg = -1; /* dropg */
+	sim_dropg(s, gp->m);
 	gp->param = PARAM_NONE;
 	gp->parkgen++;
 	sim_move_g_waiting(s, gi, why, wr, obj);

@@ -109,6 +109,7 @@ void proc_acquirep(struct sim *s, int32_t mi, int32_t pi, int mstate)
 	s->allm[mi].p = pi;
 	s->allp[pi].m = mi;
 	set_pstatus(s, pi, P_RUNNING);
+	sim_need_schedule(s, pi);
 	set_mstate(s, mi, mstate);
 }
 

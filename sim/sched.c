@@ -28,6 +28,14 @@ static int steal_timers(struct sim *s, int32_t pi, int32_t p2, int pass, struct 
 static int steal_work(struct sim *s, int32_t pi, struct found *f)
 {
 	uint32_t count = (uint32_t)s->nprocs;
+	if (s->nqueued == 0 && s->ntimers == 0) {
+		/* Nothing in any runnext, ring or timer heap: every pass finds
+		 * nothing (an empty victim is left as it was). Its draws are
+		 * made all the same, so the stream stays the scan's. */
+		for (int i = 0; i < STEAL_TRIES; i++)
+			(void)rng_next32(&s->rng_steal);
+		return 0;
+	}
 	for (int i = 0; i < STEAL_TRIES; i++) {
 		int last = i == STEAL_TRIES - 1;
 		uint32_t r = rng_next32(&s->rng_steal);
@@ -190,19 +198,39 @@ static int schedule(struct sim *s, int32_t pi)
 	return 0;
 }
 
+/* The first P at or after `from` in the needs-schedule set, or -1. */
+static int32_t next_needy(const struct sim *s, int32_t from)
+{
+	for (int32_t w = from >> 6; w < (s->nprocs + 63) >> 6; w++) {
+		uint64_t bits = s->needsched[w];
+		if (w == from >> 6)
+			bits &= ~0ULL << (from & 63);
+		if (bits)
+			return w * 64 + __builtin_ctzll(bits);
+	}
+	return -1;
+}
+
 /* Ps whose M has just lost its G (it exited, blocked, yielded or was
  * preempted) schedule again, in id order, until none is left between
- * goroutines. */
+ * goroutines. Only the Ps in the needs-schedule set are looked at (every
+ * P that can pass the test is in it: sim_need_schedule), in the same
+ * passes and order as a scan of all Ps, so the work is proportional to
+ * the Ps that changed. A P leaves the set once it is running a G or not
+ * running; one whose M sleeps or waits for a CPU stays until it goes. */
 static int schedule_busy_ps(struct sim *s)
 {
 	int progress = 0, again = 1;
 	while (again && s->status == SIM_RUNNING) {
 		again = 0;
-		for (int32_t pi = 0; pi < s->nprocs && s->status == SIM_RUNNING; pi++) {
+		for (int32_t pi = next_needy(s, 0); pi >= 0 && s->status == SIM_RUNNING; pi = next_needy(s, pi + 1)) {
 			struct p *pp = &s->allp[pi];
-			if (pp->status != P_RUNNING || s->allm[pp->m].curg >= 0 || s->allm[pp->m].wake_at > s->now ||
-			    !cpu_get(s, pp->m))
-				continue; /* running a G, its M asleep (the runtime model) or off CPU (--cpus) */
+			if (pp->status != P_RUNNING || s->allm[pp->m].curg >= 0) {
+				s->needsched[pi >> 6] &= ~(1ULL << (pi & 63));
+				continue; /* running a G, or no M */
+			}
+			if (s->allm[pp->m].wake_at > s->now || !cpu_get(s, pp->m))
+				continue; /* its M asleep (the runtime model) or off CPU (--cpus) */
 			schedule(s, pi);
 			progress = again = 1;
 			sim_check(s);

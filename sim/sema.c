@@ -76,7 +76,7 @@ static void goyield(struct sim *s, int32_t gi)
 {
 	struct g *gp = &s->allg[gi];
 	int32_t pi = gp->p;
-	s->allm[gp->m].curg = -1;
+	sim_dropg(s, gp->m);
 	runq_put(s, pi, gi, 0, R_YIELD);
 }
 

@@ -17,6 +17,7 @@
  * - an M is idle (on the midle stack), running or spinning (with a P), in a
  *   syscall (with its G, without a P), or sysmon;
  * - nqueued is the number of Gs in all runnext slots and rings;
+ * - a running P whose M has no G is in the needs-schedule set;
  * - nmspinning is the number of Ms in MS_SPINNING.
  */
 #ifndef GOSIM_STATE_H
@@ -221,6 +222,10 @@ struct sim {
 	uint32_t rules;  /* the runtime model: the release rules in force (release.h), 0 in the seed model */
 	int32_t wakep_calls; /* the runtime model: wakep() calls this instant from release rules (sched_all) */
 	int32_t sysmon_m;
+	/* Ps that may need schedule() (sched.c's schedule_busy_ps): every P
+	 * running with an M that has no G is in it (check.c), plus Ps
+	 * whose M is asleep or off CPU, kept until it runs. */
+	uint64_t needsched[(MAX_PROCS + 63) / 64];
 	int32_t actor_m; /* the M whose code runs now: every event's by_m (set where
 			    control passes to a thread: sim_act) */
 
@@ -294,6 +299,19 @@ static inline int sim_nmspinning(const struct sim *s) { return s->cfg.model == M
 /* Whether the run follows release rule r (enum release_rule): the
  * runtime model at --go's release. */
 static inline int sim_release_rule(const struct sim *s, int r) { return (int)(s->rules >> r) & 1; }
+/* P pi (-1: none) may need schedule(): its M lost its G, or it was just
+ * acquired. */
+static inline void sim_need_schedule(struct sim *s, int32_t pi)
+{
+	if (pi >= 0)
+		s->needsched[pi >> 6] |= 1ULL << (pi & 63);
+}
+/* dropg: M mi leaves its G (m.curg = nil); its P, if any, must schedule. */
+static inline void sim_dropg(struct sim *s, int32_t mi)
+{
+	s->allm[mi].curg = -1;
+	sim_need_schedule(s, s->allm[mi].p);
+}
 
 /* sim.c: trace emission and small shared helpers. */
 /* Counts record e, folds it into the fingerprint and, if the sink takes

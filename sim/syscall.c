@@ -81,7 +81,7 @@ int32_t syscall_exit(struct sim *s, int32_t gi)
 		       : s->allp[oldp].sysm == mi ? RULE_EXITSYSCALL_KEPTP : RULE_EXITSYSCALL_TAKEP;
 	int32_t pi = exitsyscall_fast(s, mi);
 	if (pi < 0) { /* exitsyscall0: no P; the G waits in the global queue */
-		s->allm[mi].curg = -1;
+		sim_dropg(s, mi); /* it holds no P */
 		sim_rule(s, EV_G, RULE_EXITSYSCALL0, 0);
 		globrunq_put(s, gi, R_EXITSYSCALL);
 		sim_rule_done(s);

@@ -1,6 +1,7 @@
 /* test_sched.c: findRunnable's order and stealing, on hand-built states. */
 #include <criterion/criterion.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../sim/proc.h"
 #include "../sim/runq.h"
@@ -131,4 +132,30 @@ Test(sched, in_the_runtime_model_an_m_does_not_steal_at_the_spinning_limit)
 	cr_assert_eq(s->allp[1].runq[s->allp[1].runqhead % RUNQ_SIZE], gi);
 	s->cfg.model = MODEL_SEED;
 	cr_assert_eq(sched_find_runnable(s, 0, &f), 1, "the seed model steals regardless");
+}
+
+/* schedule_busy_ps looks only at the needs-schedule set; the checker
+ * holds every P that could need schedule() to be in it. */
+Test(sched, a_running_p_whose_m_has_no_g_must_be_in_the_needs_schedule_set)
+{
+	s->cfg.check = 1;
+	cr_assert_eq(s->allp[0].status, P_RUNNING);
+	cr_assert_lt(s->allm[s->allp[0].m].curg, 0);
+	sim_check(s);
+	cr_assert_eq(s->status, SIM_RUNNING, "%s", sim_message(s)); /* acquirep put P0 in the set */
+	s->needsched[0] &= ~1ULL;
+	sim_check(s);
+	cr_assert_eq(s->status, SIM_BROKEN);
+	cr_assert(strstr(sim_message(s), "needs-schedule set") != NULL, "%s", sim_message(s));
+}
+
+Test(sched, dropg_puts_the_p_in_the_needs_schedule_set)
+{
+	int32_t gi = local_g(0, 1);
+	int inherit;
+	cr_assert_eq(runq_get(s, 0, &inherit), gi);
+	s->needsched[0] = 0;
+	s->allm[s->allp[0].m].curg = gi; /* as execute leaves it, without running the G */
+	sim_dropg(s, s->allp[0].m);
+	cr_assert_eq(s->needsched[0] & 1, 1);
 }
