@@ -5,7 +5,7 @@
 # Go toolchain is installed, the case's Go twin (workloads/go) runs as many
 # times and the table shows gosim's median wall time over Go's.
 #
-#   tools/bench.sh [GOSIM]        BENCH_RUNS=5 BENCH_CASES="fanout-1M ..."
+#   tools/bench.sh [GOSIM]        BENCH_RUNS=5 BENCH_CASES="fanout-1M ..." BENCH_CALLGRIND=0
 #
 # The work per goroutine is zero (fan-out, ping-pong) so both sides spend
 # their time on scheduling alone: the runtime's own cost, not busy loops.
@@ -88,6 +88,34 @@ while IFS='|' read -r name gors args twin; do
 	done
 done <"$tmp/cases"
 echo "($RUNS runs each; $(nproc) CPUs; Go: ${GO:-not installed}$( [ -n "$GO" ] && "$GO" version | sed 's/^go version / /'))"
+
+# Instructions per event, from callgrind: deterministic, so a change's
+# effect shows in one run whatever else the machine is doing. Whole
+# process (start-up is ~0.3M instructions, under one per event here) over
+# the events the run emitted (--stats). BENCH_CALLGRIND=0 skips it.
+if [ "${BENCH_CALLGRIND:-1}" != 0 ] && command -v valgrind >/dev/null; then
+	cat >"$tmp/cgcases" <<'CASES'
+fanout-100k-p4|off|-w fanout -p 4 -D n=100000 -D work=0
+fanout-100k-p256|off|-w fanout -p 256 -D n=100000 -D work=0
+pingpong-100k|off|-w pingpong -p 1 -D rounds=100000 -D work=0 -D other=0
+fanout-100k-p4|csv|-w fanout -p 4 -D n=100000 -D work=0 --trace=/dev/null --format=csv
+fanout-100k-p4|json|-w fanout -p 4 -D n=100000 -D work=0 --trace=/dev/null --format=json
+pingpong-100k|csv|-w pingpong -p 1 -D rounds=100000 -D work=0 -D other=0 --trace=/dev/null --format=csv
+CASES
+	printf '\n%-18s %-6s %12s %9s %10s\n' workload trace instructions events "instr/ev"
+	while IFS='|' read -r name trace args; do
+		# shellcheck disable=SC2086 # plain words
+		valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.out" "$GOSIM" $args -q --stats \
+			>/dev/null 2>"$tmp/cg.err" || true
+		ir=$(sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$tmp/cg.err")
+		ev=$(grep -o 'events=[0-9]*' "$tmp/cg.err" | cut -d= -f2)
+		printf '%-18s %-6s %12s %9s %10s\n' "$name" "$trace" "$ir" "$ev" \
+			"$(awk -v i="$ir" -v e="$ev" 'BEGIN { if (e > 0) printf "%.0f", i / e; else print "-" }')"
+	done <"$tmp/cgcases"
+	echo "(callgrind: $(valgrind --version); instructions of the whole process over its events)"
+else
+	echo "(callgrind skipped: BENCH_CALLGRIND=0 or valgrind not installed)"
+fi
 
 # Input size and run length: compiling is linear in the workload's size
 # (names through a hash table, walks without recursion) and memory follows
