@@ -1,0 +1,3 @@
+module netserver
+
+go 1.23

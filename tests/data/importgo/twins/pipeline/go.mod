@@ -1,0 +1,3 @@
+module pipeline
+
+go 1.23

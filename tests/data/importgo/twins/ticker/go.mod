@@ -1,0 +1,3 @@
+module ticker
+
+go 1.23
