@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "park.h"
+#include "proc.h"
 #include "netpoll.h"
 #include "sema.h"
 #include "timer.h"
@@ -75,8 +76,10 @@ static void gosched(struct sim *s, int32_t gi, int reason)
 	struct g *gp = &s->allg[gi];
 	dropg(s, gp);
 	globrunq_put(s, gi, reason);
-	if (sim_release_rule(s, RR_GOSCHED_WAKEP))
+	if (sim_release_rule(s, RR_GOSCHED_WAKEP)) {
 		s->wakep_calls++;
+		proc_wakep_noidle(s);
+	}
 }
 
 /* A CPU segment of len us on P pi, from now; its completion event. */
@@ -281,6 +284,7 @@ static int op_go(struct sim *s, int32_t gi, const struct op *op)
 		return 0;
 	struct g *gp = &s->allg[gi];
 	runq_put(s, gp->p, ni, 1, R_GO);
+	proc_wakep_noidle(s); /* newproc -> wakep */
 	gp->pc++;
 	return 1;
 }

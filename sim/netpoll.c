@@ -45,8 +45,10 @@ static void inject(struct sim *s, int32_t pi)
 		else
 			runq_put(s, pi, gi, 0, R_NETPOLL); /* runqputbatch */
 	}
-	if (n > 0 && pi >= 0 && sim_release_rule(s, RR_INJECTGLIST_WAKEP))
+	if (n > 0 && pi >= 0 && sim_release_rule(s, RR_INJECTGLIST_WAKEP)) {
 		s->wakep_calls++;
+		proc_wakep_noidle(s);
+	}
 }
 
 int32_t netpoll_poll(struct sim *s, int32_t pi)
@@ -72,11 +74,12 @@ int netpoll_block_return(struct sim *s, int32_t *pi, int32_t *gi)
 		return 0;
 	returned(s);
 	*pi = proc_pidleget(s);
-	if (*pi < 0) { /* no P: injectglist gets them all */
+	if (*pi < 0) { /* no P (pidlegetSpinning fails): injectglist gets them all */
+		proc_pidleget_spinning_failed(s);
 		inject(s, -1);
 		return 0;
 	}
-	if (proc_startm(s, *pi, 0) < 0)
+	if (proc_startm_awake(s, *pi) < 0)
 		return 0; /* the thread limit killed the program */
 	*gi = gqueue_pop(s, &s->netready);
 	unpark(s, *gi);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "mem.h"
+#include "proc.h"
 #include "runq.h"
 
 static int32_t acquire_sudog(struct sim *s)
@@ -137,6 +138,7 @@ void park_goready(struct sim *s, int32_t sg, int32_t gi, int32_t pi, int32_t par
 		gi = s->sudogs[sg].g;
 	park_unpark(s, sg, gi, param);
 	runq_put(s, pi, gi, 1, why);
+	proc_wakep_noidle(s); /* ready -> wakep */
 }
 
 struct waitq *park_queue(struct sim *s, int kind, int32_t obj)

@@ -153,10 +153,32 @@ int32_t proc_startm(struct sim *s, int32_t pi, int spinning)
 }
 
 /* becomeSpinning: an M out of local work starts spinning to steal
- * (findRunnable; the runtime model). */
+ * (findRunnable; the runtime model); sched.needspinning is answered. */
 void proc_become_spinning(struct sim *s, int32_t mi)
 {
 	set_mstate(s, mi, MS_SPINNING);
+	s->needspinning = 0;
+}
+
+void proc_pidleget_spinning_failed(struct sim *s)
+{
+	if (s->cfg.model == MODEL_RUNTIME && sim_release_rule(s, RR_NEEDSPINNING))
+		s->needspinning = 1;
+}
+
+void proc_wakep_noidle(struct sim *s)
+{
+	if (s->nmspinning == 0 && s->pidle < 0)
+		proc_pidleget_spinning_failed(s);
+}
+
+int32_t proc_startm_awake(struct sim *s, int32_t pi)
+{
+	int created;
+	int32_t mi = get_m(s, &created);
+	if (mi >= 0)
+		proc_acquirep(s, mi, pi, MS_RUNNING);
+	return mi;
 }
 
 /* releasep + pidleput + stopm: the M found nothing to run (findRunnable's
@@ -197,6 +219,7 @@ void sched_handoffp(struct sim *s, int32_t pi, int32_t from_m)
 	}
 	if (sim_nmspinning(s) + s->npidle == 0) {
 		sim_rule(s, EV_HANDOFF, RULE_HANDOFF_SPIN, 4);
+		s->needspinning = 0; /* sched.needspinning.Store(0) */
 		handoff_startm(s, pi, from_m, 1);
 		return;
 	}

@@ -18,6 +18,15 @@ int32_t proc_startm(struct sim *s, int32_t pi, int spinning);
 void proc_acquirep(struct sim *s, int32_t mi, int32_t pi, int mstate);
 void proc_releasep_stopm(struct sim *s, int32_t pi);
 void proc_become_spinning(struct sim *s, int32_t mi);
+/* pidlegetSpinning found no idle P: sched.needspinning = 1 (release.h:
+ * NEEDSPINNING). proc_wakep_noidle: wakep's part before that, as the
+ * newproc, ready and release-rule wakep sites call it: with no M spinning
+ * (the nmspinning CAS succeeds) and no idle P. */
+void proc_pidleget_spinning_failed(struct sim *s);
+void proc_wakep_noidle(struct sim *s);
+/* startm for the M that was blocked in netpoll and returns with work: it
+ * is awake already (no --thread-wake). */
+int32_t proc_startm_awake(struct sim *s, int32_t pi);
 /* The runtime model: the M on P pi sleeps until t (its thread starting or
  * waking up, or runqgrab's usleep), holding the P; EVQ_MWAKE brings the
  * instant it runs findRunnable. */

@@ -36,6 +36,13 @@
  *   what differs is the state: the P's status and M link while its M is
  *   in a syscall, and so the P records and scheddetail's status= and p=.
  *
+ * - NEEDSPINNING: sched.needspinning is new in 1.20 (in 1.20.2's proc.go,
+ *   printed by its schedtrace; absent from 1.19.8's). pidlegetSpinning sets it when wakep (after its nmspinning
+ *   CAS) or findRunnable's netpoll return finds no idle P; findRunnable's
+ *   drop-P path, finding it set in a non-spinning M, makes that M spinning
+ *   (becomeSpinning, which clears it) and starts over; handoffp's
+ *   spinning startm clears it too.
+ *
  * Not rows, because no decision in the model can depend on them:
  * 1.25's sched.pollingNet (findRunnable lets one M at a time do the
  * non-blocking netpoll): a poll takes no time in the model and Ms run
@@ -57,7 +64,8 @@
 	X(GOSCHED_WAKEP, 22, "goschedImpl", "wakep after putting the G on the global queue (Gosched, preemption)") \
 	X(INJECTGLIST_WAKEP, 23, "injectglist", "wakep at the end of a non-empty list injected with a P") \
 	X(CGROUP_GOMAXPROCS, 25, "defaultGOMAXPROCS", "GOMAXPROCS defaults to min(CPUs, max(2, ceil(CPU quota)))") \
-	X(SYSCALL_KEEPS_P, 26, "entersyscall", "the P stays _Prunning, wired to its M, during a syscall; retake takes it (takeP)")
+	X(SYSCALL_KEEPS_P, 26, "entersyscall", "the P stays _Prunning, wired to its M, during a syscall; retake takes it (takeP)") \
+	X(NEEDSPINNING, 20, "pidlegetSpinning", "no idle P for a wakep or a netpoll return sets sched.needspinning; an M about to drop its P then spins instead")
 
 #define SIM_ENUM_RR(K, since, fn, what) RR_##K,
 enum release_rule { SIM_RELEASE_RULES(SIM_ENUM_RR) RR__N };

@@ -178,6 +178,18 @@ static int spinner_backs_off(struct sim *s, int32_t pi)
 	return 1;
 }
 
+/* findRunnable's drop-P path (Go 1.20+): a non-spinning M that finds
+ * sched.needspinning set becomes spinning (becomeSpinning clears it) and
+ * starts over, on behalf of the M that found work but no idle P. */
+static int spin_for_needspinning(struct sim *s, int32_t pi)
+{
+	int32_t mi = s->allp[pi].m;
+	if (!s->needspinning || s->allm[mi].state == MS_SPINNING)
+		return 0;
+	proc_become_spinning(s, mi);
+	return 1;
+}
+
 /* schedule(): find a G for P pi and run it, or give up the P and park
  * the M (findRunnable's drop-P path: stopm; a spinner that found nothing
  * after its steal passes too). Returns 0 if the M parked. */
@@ -185,7 +197,7 @@ static int schedule(struct sim *s, int32_t pi)
 {
 	struct found f;
 	sim_act(s, s->allp[pi].m);
-	if (sched_find_runnable(s, pi, &f)) {
+	if (sched_find_runnable(s, pi, &f) || (spin_for_needspinning(s, pi) && sched_find_runnable(s, pi, &f))) {
 		sched_execute(s, pi, &f);
 		return 1;
 	}

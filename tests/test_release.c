@@ -40,9 +40,11 @@ Test(release, go_takes_1_19_to_1_26_with_or_without_a_patch_release)
 
 Test(release, each_rule_starts_at_the_release_whose_source_has_it)
 {
-	cr_assert_eq(release_rules(21), 0u, "1.19 to 1.21 follow none of the table's rules");
-	cr_assert_eq(release_rules(22), 1u << RR_GOSCHED_WAKEP);
-	cr_assert_eq(release_rules(23), 1u << RR_GOSCHED_WAKEP | 1u << RR_INJECTGLIST_WAKEP);
+	cr_assert_eq(release_rules(19), 0u, "1.19 follows none of the table's rules");
+	cr_assert_eq(release_rules(20), 1u << RR_NEEDSPINNING);
+	cr_assert_eq(release_rules(21), 1u << RR_NEEDSPINNING);
+	cr_assert_eq(release_rules(22), 1u << RR_GOSCHED_WAKEP | 1u << RR_NEEDSPINNING);
+	cr_assert_eq(release_rules(23), 1u << RR_GOSCHED_WAKEP | 1u << RR_INJECTGLIST_WAKEP | 1u << RR_NEEDSPINNING);
 	cr_assert_eq(release_rules(24), release_rules(23));
 	cr_assert(release_rules(25) & 1u << RR_CGROUP_GOMAXPROCS);
 	cr_assert(!(release_rules(25) & 1u << RR_SYSCALL_KEEPS_P));

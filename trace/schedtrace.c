@@ -111,8 +111,8 @@ int schedtrace_print(FILE *f, const struct sim *s, enum schedtrace_family fam, i
 		nmspinning += s->allm[i].state == MS_SPINNING;
 	fprintf(f, "SCHED %lldms: gomaxprocs=%d idleprocs=%d threads=%d spinningthreads=%d",
 		(long long)((s->now - s->starttime) / 1000), s->nprocs, s->npidle, s->nm, nmspinning);
-	if (fam != SCHEDTRACE_GO119)
-		fputs(" needspinning=0", f);
+	if (fam != SCHEDTRACE_GO119 || s->cfg.go_release == 20) /* 1.20 prints it too (1.20.2's schedtrace) */
+		fprintf(f, " needspinning=%d", s->needspinning);
 	fprintf(f, " idlethreads=%d runqueue=%lld", s->nmidle, (long long)s->runq.size);
 	if (detail)
 		fprintf(f, " gcwaiting=%s nmidlelocked=0 stopwait=0 sysmonwait=%s\n", flag(0, fam), flag(0, fam));
