@@ -112,7 +112,7 @@ static const char usage_text[] =
 	"      --sweep-jobs          print each run's options, one line per run (tools/sweep)\n"
 	"\n"
 	"Checking:\n"
-	"      --check               check the model's invariants after every event\n"
+	"      --check               check the model's invariants after every step (incremental)\n"
 	"      --eager-sysmon        run every sysmon pass instead of skipping idle\n"
 	"                            ones (same result, slower; for testing)\n"
 	"\n"

@@ -1,7 +1,15 @@
-/* check.c: the invariant checker (--check). It walks the whole state, so
- * it costs O(Gs + Ps + Ms) per call; it runs after every event handled,
- * every scheduling decision and every sysmon pass when cfg.check is set.
- * The invariants are listed in state.h. */
+/* check.c: the invariant checker (--check). It runs after every event
+ * handled, every scheduling decision and every sysmon pass when cfg.check
+ * is set. The invariants are listed in state.h.
+ *
+ * Each check is incremental: every P's fields and counts (O(Ps)), and
+ * each G moved since the last check is where it records (its P's runnext
+ * or ring, its M's curg, its sudogs). The full walk (O(Gs + Ps + Ms +
+ * sudogs): every queue, every G marked in exactly one place, every count)
+ * runs once the checks since the last one reach a sixteenth of the
+ * state's size (and at least CHECK_PERIOD_MIN), after a step that moved more than CHECK_LOG Gs, and at
+ * the end of the run (sim_check_full), so a broken invariant is still
+ * found, a little later than the step that broke it. */
 #include <stdlib.h>
 
 #include "cpu.h"
@@ -198,6 +206,13 @@ static int check_p(struct sim *s, int32_t pi, int64_t *nqueued)
 	for (uint32_t i = pp->runqhead; i != pp->runqtail; i++)
 		if (mark(s, pp->runq[i % RUNQ_SIZE], PL_LOCAL, "a local ring") != 0)
 			return -1;
+	for (uint32_t i = pp->runqhead; i != pp->runqtail + 1; i++) {
+		int32_t gi = i == pp->runqtail ? pp->runnext : pp->runq[i % RUNQ_SIZE];
+		if (gi >= 0 && s->allg[gi].p != pi) {
+			sim_broken(s, "G%d is queued on P%d but records P%d", goid(s, gi), pi, s->allg[gi].p);
+			return -1;
+		}
+	}
 	*nqueued += len + (pp->runnext >= 0);
 	return 0;
 }
@@ -273,10 +288,95 @@ static int check_all(struct sim *s)
 	return cpu_check(s);
 }
 
-void sim_check(struct sim *s)
+/* The fewest checks between two full walks. */
+#define CHECK_PERIOD_MIN 64
+
+/* P pi's own fields, ring length and counts, without marking its Gs. */
+static int check_p_fields(struct sim *s, int32_t pi, int64_t *nqueued, int64_t *ntimers)
+{
+	const struct p *pp = &s->allp[pi];
+	uint32_t len = runq_len(pp);
+	if (len > RUNQ_SIZE || (pp->status == P_IDLE && (len || pp->runnext >= 0 || pp->m >= 0)) ||
+	    (pp->status == P_RUNNING && (pp->m < 0 || s->allm[pp->m].p != pi)) || (pp->status == P_SYSCALL && pp->m >= 0)) {
+		sim_broken(s, "P%d: status %d, M%d, ring %u, runnext %d", pi, pp->status, pp->m, len, pp->runnext);
+		return -1;
+	}
+	if (pp->status == P_RUNNING && s->allm[pp->m].curg < 0 && !(s->needsched[pi >> 6] >> (pi & 63) & 1)) {
+		sim_broken(s, "P%d's M has no G but the P is not in the needs-schedule set", pi);
+		return -1;
+	}
+	*nqueued += len + (pp->runnext >= 0);
+	*ntimers += pp->timers.len;
+	return 0;
+}
+
+/* Whether G gi is in P pi's ring (at most RUNQ_SIZE looks). */
+static int in_ring(const struct sim *s, int32_t pi, int32_t gi)
+{
+	const struct p *pp = &s->allp[pi];
+	for (uint32_t i = pp->runqhead; i != pp->runqtail; i++)
+		if (pp->runq[i % RUNQ_SIZE] == gi)
+			return 1;
+	return 0;
+}
+
+/* A G that moved is where it records. */
+static int check_moved(struct sim *s, int32_t gi)
+{
+	const struct g *gp = &s->allg[gi];
+	int ok = 1;
+	switch (gp->place) {
+	case PL_RUNNEXT:
+		ok = gp->p >= 0 && s->allp[gp->p].runnext == gi;
+		break;
+	case PL_LOCAL:
+		ok = gp->p >= 0 && in_ring(s, gp->p, gi);
+		break;
+	case PL_GLOBAL:
+		ok = gp->p < 0 && s->runq.size > 0;
+		break;
+	case PL_RUNNING:
+	case PL_SYSCALL:
+		ok = gp->m >= 0 && gp->m < s->nm && s->allm[gp->m].curg == gi &&
+		     (gp->place == PL_SYSCALL || (gp->p >= 0 && s->allp[gp->p].m == gp->m));
+		break;
+	case PL_WAITING: {
+		int32_t n = 0;
+		for (int32_t sg = gp->u.waiting; ok && sg >= 0; sg = s->sudogs[sg].waitlink)
+			ok = sg < s->nsudog && s->sudogs[sg].g == gi && n++ <= s->nsudog;
+		break;
+	}
+	default: /* new, dead: nowhere */
+		ok = gp->p < 0;
+	}
+	if (!ok)
+		sim_broken(s, "G%d moved to %s but is not there", goid(s, gi), sim_place_name(gp->place));
+	return ok ? 0 : -1;
+}
+
+static int check_step(struct sim *s)
+{
+	int64_t nqueued = 0, ntimers = 0;
+	for (int32_t pi = 0; pi < s->nprocs; pi++)
+		if (check_p_fields(s, pi, &nqueued, &ntimers) != 0)
+			return -1;
+	if (nqueued != s->nqueued || ntimers != s->ntimers) {
+		sim_broken(s, "nqueued %lld, ntimers %lld, but the queues hold %lld and the heaps %lld",
+			   (long long)s->nqueued, (long long)s->ntimers, (long long)nqueued, (long long)ntimers);
+		return -1;
+	}
+	for (int32_t i = 0; i < s->ntouched; i++)
+		if (s->touched[i] < s->ng && check_moved(s, s->touched[i]) != 0)
+			return -1;
+	return 0;
+}
+
+void sim_check_full(struct sim *s)
 {
 	if (!s->cfg.check || s->status != SIM_RUNNING)
 		return;
+	s->ntouched = 0;
+	s->checks_since_full = 0;
 	if (s->scratch_cap < (int64_t)s->ng + s->nsudog) {
 		free(s->scratch);
 		s->scratch_cap = (int64_t)s->gcap + s->sudogcap;
@@ -290,4 +390,17 @@ void sim_check(struct sim *s)
 	for (int64_t i = 0; i < (int64_t)s->ng + s->nsudog; i++)
 		s->scratch[i] = 0;
 	check_all(s);
+}
+
+void sim_check(struct sim *s)
+{
+	if (!s->cfg.check || s->status != SIM_RUNNING)
+		return;
+	int64_t size = (int64_t)s->ng + s->nsudog + s->nm + s->nprocs;
+	if (s->ntouched > CHECK_LOG || ++s->checks_since_full >= (size / 16 > CHECK_PERIOD_MIN ? size / 16 : CHECK_PERIOD_MIN)) {
+		sim_check_full(s);
+		return;
+	}
+	check_step(s);
+	s->ntouched = 0;
 }

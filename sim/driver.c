@@ -246,6 +246,9 @@ static void finish_instant(struct sim *s)
 	if (s->status != SIM_RUNNING)
 		return;
 	if (s->nlive == 0) {
+		sim_check_full(s); /* --check: the whole state once more at the end */
+		if (s->status != SIM_RUNNING)
+			return;
 		s->status = SIM_DONE;
 		s->sum.outcome = OUT_DONE;
 		return;
@@ -257,6 +260,9 @@ static void finish_instant(struct sim *s)
 		sim_broken(s, "a timer is due but no P runs it");
 		return;
 	}
+	sim_check_full(s);
+	if (s->status != SIM_RUNNING)
+		return;
 	/* checkdead: no timer can ready anyone either (stale ones are gone) */
 	sim_die(s, OUT_DEADLOCK, "fatal error: all goroutines are asleep - deadlock!");
 	s->report = sim_deadlock_text(s); /* NULL: the one line above */
@@ -267,6 +273,9 @@ static void finish_instant(struct sim *s)
  * run's span is until_us. */
 static void stop_at_until(struct sim *s)
 {
+	sim_check_full(s); /* --check: the state as it stops */
+	if (s->status != SIM_RUNNING)
+		return;
 	int64_t until = s->cfg.until_us;
 	for (int32_t pi = 0; pi < s->nprocs; pi++) {
 		struct p *pp = &s->allp[pi];

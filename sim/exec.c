@@ -62,6 +62,9 @@ static void goexit(struct sim *s, int32_t gi)
 				pp->seg_start = s->now;
 			}
 		}
+		sim_check_full(s); /* --check: the state as main returns */
+		if (s->status != SIM_RUNNING)
+			return;
 		s->status = SIM_DONE; /* runtime.main: exit(0) */
 		s->sum.outcome = OUT_DONE;
 	}

@@ -178,6 +178,8 @@ static inline void move_g(struct sim *s, int32_t gi, int to, int32_t pi, int rea
 		gp->m = s->allp[pi].m;
 	else if (to != PL_SYSCALL)
 		gp->m = -1;
+	if (s->cfg.check)
+		sim_check_touch(s, gi);
 	/* the lean path: two words into the fingerprint; the record only for a sink */
 	fold(s, fp_w0(EV_G, from, to, reason, p, from_p), pair(gp->goid, gp->m));
 	if (s->sink.event)

@@ -31,6 +31,10 @@
 #include "sim.h"
 #include "workload.h"
 
+/* The Gs an incremental check (check.c) can look at one by one: a spill,
+ * steal or global batch moves at most RUNQ_HALF + 1. */
+#define CHECK_LOG 1024
+
 /* runtime2.go _G* values, printed by scheddetail. */
 enum gstatus { G_IDLE = 0, G_RUNNABLE = 1, G_RUNNING = 2, G_SYSCALL = 3, G_WAITING = 4, G_DEAD = 6 };
 /* runtime2.go _P* values (1.19: a P in a syscall is _Psyscall). */
@@ -282,6 +286,12 @@ struct sim {
 	int64_t steps;         /* ops executed as program_totals counts them (no END ops) */
 	uint8_t *scratch;      /* check.c's per-G marks */
 	int64_t scratch_cap;
+	/* check.c, incremental: the Gs moved since the last check (more than
+	 * CHECK_LOG: the next check is a full walk), and the checks since the
+	 * last full walk */
+	int32_t touched[CHECK_LOG];
+	int32_t ntouched;
+	int64_t checks_since_full;
 };
 
 /* G gi's goid (-1 for none). */
@@ -358,9 +368,22 @@ void sim_poll(struct sim *s);
  * cfg.max_goroutines). */
 void sim_limit(struct sim *s, const char *did, int64_t limit, const char *what);
 int sim_oom(struct sim *s, const char *what); /* SIM_NOMEM, "out of memory for WHAT at t=..."; returns -1 */
-/* check.c: with cfg.check, walk the whole state; a violation ends the run
- * as SIM_BROKEN. */
+/* check.c: with cfg.check, check the invariants (state.h); a violation
+ * ends the run as SIM_BROKEN. Incremental: every P, and the Gs moved since
+ * the last check (sim_check_touch); the whole state is walked once the
+ * checks since the last walk reach a sixteenth of its size, and 64 at
+ * least (so the walks cost O(1) per check), after a step that moved more than CHECK_LOG Gs,
+ * and by sim_check_full. */
 void sim_check(struct sim *s);
+void sim_check_full(struct sim *s);
+/* With cfg.check, G gi moved (sim.c's move_g). */
+static inline void sim_check_touch(struct sim *s, int32_t gi)
+{
+	if (s->ntouched < CHECK_LOG)
+		s->touched[s->ntouched] = gi;
+	if (s->ntouched <= CHECK_LOG)
+		s->ntouched++;
+}
 int32_t sim_curg(const struct sim *s, int32_t pi);
 /* Moves G gi to place `to` (on P pi where the place has one), keeps
  * nqueued and the G's fields right and emits the EV_G record. */

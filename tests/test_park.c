@@ -49,7 +49,7 @@ Test(park, gopark_frees_the_m_and_queues_one_sudog_per_object)
 	cr_assert_eq(s->allg[gi].place, PL_WAITING);
 	cr_assert_eq(s->chans[0].recvq.size, 1);
 	cr_assert_eq(s->chans[1].recvq.size, 1);
-	sim_check(s);
+	sim_check_full(s);
 	cr_assert_eq(s->status, SIM_RUNNING, "%s", s->msg);
 }
 
@@ -64,7 +64,7 @@ Test(park, goready_through_one_queue_leaves_every_other_queue)
 	cr_assert_eq(s->allg[gi].param, 1, "g.param says which case woke it");
 	cr_assert_eq(s->allp[0].runnext, gi, "into the waker's runnext");
 	cr_assert_eq(s->sudogs_used, 0);
-	sim_check(s);
+	sim_check_full(s);
 	cr_assert_eq(s->status, SIM_RUNNING, "%s", s->msg);
 }
 
@@ -84,7 +84,7 @@ Test(park, waiters_are_woken_in_fifo_order_and_sudogs_are_recycled)
 	park_gopark(s, c, WR_CHAN_SEND, R_CHAN, 0);
 	park_enqueue(s, &s->chans[0].sendq, c, WQ_CHAN_SEND, 0, -1);
 	cr_assert_eq(s->nsudog, before, "the freed sudog is reused");
-	sim_check(s);
+	sim_check_full(s);
 	cr_assert_eq(s->status, SIM_RUNNING, "%s", s->msg);
 }
 
@@ -93,7 +93,7 @@ Test(park, the_checker_catches_a_queued_sudog_of_a_running_g)
 	int32_t gi = running_g();
 	park_on_both(gi);
 	s->allg[gi].place = PL_RUNNING; /* corrupt: it still has queued sudogs */
-	sim_check(s);
+	sim_check_full(s);
 	cr_assert_eq(s->status, SIM_BROKEN);
 }
 
@@ -102,7 +102,7 @@ Test(park, the_checker_catches_a_wrong_queue_size)
 	int32_t gi = running_g();
 	park_on_both(gi);
 	s->chans[0].recvq.size = 2;
-	sim_check(s);
+	sim_check_full(s);
 	cr_assert_eq(s->status, SIM_BROKEN);
 	cr_assert(strstr(s->msg, "wait queue") != NULL, "%s", s->msg);
 }

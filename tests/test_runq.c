@@ -17,7 +17,7 @@ static void setup4(void) { s = bare_sim(4, &prog, &log_); }
 static void teardown(void)
 {
 	cr_assert_eq(s->status, SIM_RUNNING, "%s", s->msg);
-	sim_check(s);
+	sim_check_full(s);
 	cr_assert_eq(s->status, SIM_RUNNING, "%s", s->msg);
 	sim_free(s);
 	program_free((struct program *)prog);

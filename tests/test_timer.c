@@ -124,7 +124,7 @@ Test(timer, check_runs_only_due_timers_in_order)
 	cr_assert_eq(s->allg[g[1]].place, PL_LOCAL, "the first was kicked to the ring");
 	cr_assert_eq(s->allg[g[0]].place, PL_WAITING);
 	cr_assert_eq(timer_next(s, 0), 300);
-	sim_check(s);
+	sim_check_full(s);
 	cr_assert_eq(s->status, SIM_RUNNING, "%s", s->msg);
 	sim_free(s);
 	program_free((struct program *)prog);
