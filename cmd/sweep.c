@@ -501,6 +501,8 @@ static void write_jobs(const struct sweep *w)
 			printf(" --cpus=%d", c->cpus);
 		if (c->cpu_slice_us > 0)
 			printf(" --cpu-slice=%" PRId64, c->cpu_slice_us);
+		if (c->go_release > 0) /* --go: its rules and its schedtrace format */
+			printf(" --go=%s", o->go_version);
 		for (int i = 0; i < o->ndefines; i++) {
 			char buf[512];
 			snprintf(buf, sizeof buf, "%s=%s", o->defines[i].name, o->defines[i].value);

@@ -130,7 +130,9 @@ void sim_config_fill_model(struct sim_config *cfg);
 	X(HANDOFF_SPIN, "handoffp: no spinning M and no idle P, startm spinning") \
 	X(HANDOFF_LASTP, "handoffp: the last running P, startm so someone polls") \
 	X(EXITSYSCALL_KEPTP, "exitsyscall: its P was still wired to it (Go 1.26)") \
-	X(EXITSYSCALL_TAKEP, "exitsyscallTryGetP: its old P, taken with takeP from the M in a syscall holding it (Go 1.26)")
+	X(EXITSYSCALL_TAKEP, "exitsyscallTryGetP: its old P, taken with takeP from the M in a syscall holding it (Go 1.26)") \
+	X(EXITSYSCALL_TRYGETP_PIDLE, "exitsyscallTryGetP: an idle P (Go 1.26)") \
+	X(EXITSYSCALL_NOP, "exitsyscallNoP: no P, globrunqput (Go 1.26)")
 
 #define SIM_ENUM_R(K, name) R_##K,
 #define SIM_ENUM_MS(K, name) MS_##K,

@@ -75,14 +75,15 @@ int32_t syscall_exit(struct sim *s, int32_t gi)
 {
 	int32_t mi = s->allg[gi].m;
 	int32_t oldp = s->allm[mi].oldp;
-	int rule = RULE_EXITSYSCALL_PIDLE;
+	int go126 = sim_release_rule(s, RR_SYSCALL_KEEPS_P);
+	int rule = go126 ? RULE_EXITSYSCALL_TRYGETP_PIDLE : RULE_EXITSYSCALL_PIDLE;
 	if (oldp >= 0 && s->allp[oldp].sysm >= 0)
 		rule = s->allp[oldp].status != P_RUNNING ? RULE_EXITSYSCALL_OLDP
 		       : s->allp[oldp].sysm == mi ? RULE_EXITSYSCALL_KEPTP : RULE_EXITSYSCALL_TAKEP;
 	int32_t pi = exitsyscall_fast(s, mi);
 	if (pi < 0) { /* exitsyscall0: no P; the G waits in the global queue */
 		sim_dropg(s, mi); /* it holds no P */
-		sim_rule(s, EV_G, RULE_EXITSYSCALL0, 0);
+		sim_rule(s, EV_G, go126 ? RULE_EXITSYSCALL_NOP : RULE_EXITSYSCALL0, 0);
 		globrunq_put(s, gi, R_EXITSYSCALL);
 		sim_rule_done(s);
 		proc_mput(s, mi);
