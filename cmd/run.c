@@ -288,6 +288,13 @@ static int load_workload(struct run *r)
 							  o->cfg.cpus, o->cpu_quota_milli);
 	if (o->cfg.procs == 0)
 		o->cfg.procs = r->prog->procs;
+	/* The quota limits the CPU time the threads get. Simplification: as
+	 * ceil(quota) CPUs shared round robin (sim/cpu.h); CFS bandwidth
+	 * control instead lets them run on all the CPUs until the cgroup has
+	 * used quota x 100ms in a 100ms period, then throttles it. */
+	int64_t quota_cpus = (o->cpu_quota_milli + 999) / 1000;
+	if (o->cpu_quota_milli > 0 && quota_cpus < o->cfg.cpus)
+		o->cfg.cpus = (int)quota_cpus;
 	return check_totals(r);
 }
 

@@ -312,6 +312,10 @@ gomaxprocs() { "$GOSIM" -w fanout --model=runtime "$@" | sed -n 's/^gosim: fanou
 	ok "a CPU quota of 2.5 on 8 CPUs: GOMAXPROCS 8 in Go 1.24, 3 from Go 1.25" || bad "Go 1.25's cgroup-aware GOMAXPROCS"
 [ "$(gomaxprocs --cpus=8 --cpu-quota=2.5 -p 6 --go=1.25)" = 6 ] &&
 	ok "--procs wins over the default" || bad "--procs wins over the default"
+ms() { "$GOSIM" -w fanout "$@" | sed -n 's/^  makespan *\([0-9.]*\) ms/\1/p'; }
+[ "$(ms --cpus=8 --go=1.24)" = 6.000 ] && [ "$(ms --cpus=8 --cpu-quota=2 --go=1.24)" = 24.000 ] &&
+	ok "a quota of 2 CPUs: the 8 Ps of Go 1.24 share 2 CPUs (a CPU-bound fan-out takes 4 times as long)" ||
+	bad "a CPU quota limits the threads' CPUs"
 
 if command -v gnuplot >/dev/null 2>&1; then
 	"$GOSIM" -w syscalls -q --trace="$T/tl.csv"
