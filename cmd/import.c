@@ -12,7 +12,8 @@
  *   other end at that instant; "select" a one-case select (a recv, or an
  *   after case when no goroutine woke it); "sleep" a sleep and "network" /
  *   "IO wait" a net of the observed wait;
- * - GoSyscallBegin..End is a syscall of the observed duration;
+ * - GoSyscallBegin..End is a syscall of the observed duration (one under
+ *   half a tick is CPU time of the stint around it);
  * - GoStop "runtime.Gosched" is a gosched; "preempted" nothing (the
  *   scheduler's, not the program's);
  * - a user region (trace.StartRegion .. End) is a region around the ops
@@ -634,7 +635,12 @@ static void event(struct imp *im, const struct gtr_event *e, json_t *chans)
 		}
 		break;
 	case EV_GO_SYSCALL_END: case EV_GO_SYSCALL_END_BLOCKED:
-		if (c && c->state == G_SYSCALL) {
+		if (c && c->state == G_SYSCALL && e->type == EV_GO_SYSCALL_END && ns - c->since < TICK_NS / 2) {
+			/* Simplification: a syscall under half a tick (a fast read or
+			 * write: exitsyscall's fast path keeps the P) is CPU time of the
+			 * stint it is in, not a syscall op of one whole tick. */
+			c->state = G_RUNNING;
+		} else if (c && c->state == G_SYSCALL) {
 			add_op(im, c, "syscall", json_integer(ticks_us(ns - c->since)));
 			start(c, ns, e->type == EV_GO_SYSCALL_END ? G_RUNNING : G_RUNNABLE);
 			if (e->type == EV_GO_SYSCALL_END_BLOCKED)
@@ -1076,6 +1082,7 @@ static int by_i64(const void *a, const void *b)
 
 /* The captured run's figures, as the replay's report gives them: makespan,
  * each user goroutine's function, CPU time and end (creation order), and
+ * (ended: false for one still alive when the trace stopped), and
  * the scheduler latency (each runnable -> running delay; the p-th
  * percentile is the ceil(p*N/100)-th smallest, as docs/report-format.md). */
 static json_t *stats(struct imp *im)
@@ -1090,7 +1097,8 @@ static json_t *stats(struct imp *im)
 		int64_t end = g->state == G_DEAD ? g->since : im->end;
 		bad = !o || json_object_set_new(o, "function", json_string(g->name ? g->name : "main")) ||
 		      json_object_set_new(o, "cpu_us", json_real((double)g->cpu_ns / 1e3)) ||
-		      json_object_set_new(o, "end_us", json_real((double)end / 1e3)) || json_array_append_new(gs, o);
+		      json_object_set_new(o, "end_us", json_real((double)end / 1e3)) ||
+		      json_object_set_new(o, "ended", json_boolean(g->state == G_DEAD)) || json_array_append_new(gs, o);
 	}
 	qsort(im->lat, im->nlat, sizeof *im->lat, by_i64);
 	static const int pct[] = { 50, 90, 99, 100 };
