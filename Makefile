@@ -3,12 +3,12 @@ CC ?= cc
 CFLAGS ?= -O2 -g
 WARN = -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 CPPFLAGS += -D_POSIX_C_SOURCE=200809L
-LDLIBS = -ljansson -pthread
+LDLIBS = -ljansson -lzstd -lz -pthread
 
 B ?= build
 SIM = $(wildcard sim/*.c)
 TRACE = $(wildcard trace/*.c)
-CMD = cmd/cli.c cmd/run.c cmd/out.c cmd/msg.c cmd/analysis.c cmd/sweep.c cmd/compare.c cmd/import.c cmd/import_fold.c
+CMD = cmd/cli.c cmd/run.c cmd/out.c cmd/compress.c cmd/msg.c cmd/analysis.c cmd/sweep.c cmd/compare.c cmd/import.c cmd/import_fold.c
 WORKLOADS = $(sort $(wildcard workloads/*.json))
 LIB_OBJ = $(SIM:%.c=$(B)/%.o) $(TRACE:%.c=$(B)/%.o) $(B)/workloads.o $(B)/html_page.o
 TEST_SRC = $(wildcard tests/test_*.c)
@@ -58,6 +58,7 @@ cli: $(B)/gosim
 	sh tests/errors.sh $(B)/gosim
 	sh tests/parser.sh $(B)/gosim
 	sh tests/files.sh $(B)/gosim
+	sh tests/compress.sh $(B)/gosim
 	sh tests/report.sh $(B)/gosim
 	sh tests/docs.sh
 	sh tests/sweep.sh $(B)/gosim

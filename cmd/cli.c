@@ -15,6 +15,7 @@
 #include "../sim/release.h"
 #include "../sim/workload.h"
 #include "../trace/schedtrace.h"
+#include "compress.h"
 #include "msg.h"
 #include "out.h"
 #include "run.h"
@@ -83,7 +84,8 @@ static const char usage_text[] =
 	"                            page: .html) or chrome (Chrome Trace Event JSON\n"
 	"                            for Perfetto: .chrome.json, .perfetto.json);\n"
 	"                            default: FILE's extension in any case, json for\n"
-	"                            '-' and for devices and FIFOs\n"
+	"                            '-' and for devices and FIFOs; FILE.zst and\n"
+	"                            FILE.gz are compressed (zstd, gzip)\n"
 	"      --schedtrace=MS       print SCHED lines to stderr every MS ms, as\n"
 	"                            GODEBUG=schedtrace=MS does (0: off)\n"
 	"      --scheddetail         add the P, M and G lines (scheddetail=1)\n"
@@ -473,13 +475,27 @@ static int parse_opt(struct opts *o, int c, const char *arg)
 	}
 }
 
+/* The trace format a file name asks for: its extension, after a .zst or
+ * .gz (compress.h) is taken off (t.csv.zst: csv). */
+static int format_from_name(const char *path, enum trace_format *fmt)
+{
+	size_t stem;
+	if (compress_of_path(path, &stem) == COMPRESS_NONE)
+		return trace_format_from_path(path, fmt);
+	char *name = strndup(path, stem);
+	int rc = name ? trace_format_from_path(name, fmt) : -1;
+	free(name);
+	return rc;
+}
+
+
 static int check_combination(struct opts *o)
 {
 	if (o->detail && !o->cfg.schedtrace_ms) {
 		msg_usage("--scheddetail needs --schedtrace=MS (as scheddetail=1 needs schedtrace)");
 		return EXIT_USAGE;
 	}
-	if (o->trace_path && !o->format_set && trace_format_from_path(o->trace_path, &o->format) != 0) {
+	if (o->trace_path && !o->format_set && format_from_name(o->trace_path, &o->format) != 0) {
 		if (!out_is_stream(o->trace_path)) {
 			msg_usage("--trace=%s: cannot tell the format from the name; add --format=json, jsonl, csv, gotrace, html or chrome",
 				o->trace_path);

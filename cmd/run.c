@@ -16,6 +16,7 @@
 #include "../sim/release.h"
 #include "analysis.h"
 #include "cli.h"
+#include "compress.h"
 #include "msg.h"
 #include "out.h"
 
@@ -50,6 +51,7 @@ struct run {
 	struct opts *o;
 	struct program *prog;
 	struct out trace;
+	FILE *zf;               /* a .zst or .gz trace: the stream that compresses into trace.f */
 	struct trace_writer *tw;
 	struct report *rep;     /* --report, --why (analysis.h) */
 	uint64_t workload_hash; /* trace_hash of the workload's text */
@@ -654,16 +656,41 @@ static int open_trace(struct run *r)
 		msg_error("--trace=%s: %s", o->trace_path, r->trace.why ? r->trace.why : strerror(errno));
 		return EXIT_USAGE;
 	}
+	size_t stem;
+	enum compress_kind kind = compress_of_path(o->trace_path, &stem);
+	if (kind != COMPRESS_NONE && !(r->zf = compress_open(r->trace.f, kind))) {
+		msg_error("--trace=%s: out of memory", o->trace_path);
+		return EXIT_NOMEM;
+	}
 	char *cfg = config_json(r);
 	struct trace_meta meta;
 	if (cfg && trace_meta_init(&meta, r->prog, &o->cfg, cfg, r->workload_hash) == 0) {
-		r->tw = trace_open(r->trace.f, o->format, &meta);
+		r->tw = trace_open(r->zf ? r->zf : r->trace.f, o->format, &meta);
 		trace_meta_release(&meta);
 	}
 	free(cfg);
 	if (!r->tw)
 		msg_error("--trace=%s: out of memory", o->trace_path);
 	return r->tw ? 0 : EXIT_NOMEM;
+}
+
+/* Closes the trace file: a compressed one's stream ends first (its
+ * failure fails the commit); commit puts the file in place (out.h).
+ * Returns 0, or -1 with errno set. */
+static int close_trace(struct run *r, int commit)
+{
+	int zrc = 0, err = 0;
+	if (r->zf) {
+		zrc = fclose(r->zf);
+		err = errno;
+		r->zf = NULL;
+	}
+	int rc = out_close(&r->trace, commit && zrc == 0);
+	if (zrc != 0 && commit) {
+		errno = err;
+		return -1;
+	}
+	return rc;
 }
 
 static int finish(struct run *r, struct sim *s, int rc)
@@ -673,12 +700,12 @@ static int finish(struct run *r, struct sim *s, int rc)
 	int ok = rc == EXIT_DONE || rc == EXIT_DIED || rc == EXIT_INVARIANT || rc == EXIT_UNTIL;
 	if (r->tw && ok && trace_finish(r->tw, &sum) != 0) {
 		if (errno == EPIPE)
-			return out_close(&r->trace, 0), 128 + SIGPIPE;
+			return close_trace(r, 0), 128 + SIGPIPE;
 		msg_error("%s: %s", r->trace.path, strerror(errno));
 		ok = 0;
 		rc = EXIT_USAGE;
 	}
-	if (out_close(&r->trace, ok) != 0 && ok) {
+	if (close_trace(r, ok) != 0 && ok) {
 		msg_error("%s: %s", r->trace.path, strerror(errno));
 		rc = EXIT_USAGE;
 		ok = 0;
@@ -728,7 +755,7 @@ int run_main(struct opts *o)
 		rc = report(&r, s, simulate(&r, s));
 		rc = finish(&r, s, rc);
 	} else {
-		out_close(&r.trace, 0);
+		close_trace(&r, 0);
 		if (r.sched)
 			fclose(r.sched);
 	}

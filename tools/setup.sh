@@ -1,6 +1,7 @@
 #!/bin/sh
 # Installs what building and testing gosim needs on Debian: a C compiler,
-# make, jansson and Criterion; python3 (tests/report_check.py,
+# make, jansson and Criterion; libzstd and zlib (.zst and .gz traces) and
+# the zstd tool (their test); python3 (tests/report_check.py,
 # tests/html_check.py), GNU parallel (tools/sweep), pandas (the CSV
 # test), chromium (the replay page's browser test) and Go 1.23 (the
 # gotrace tests: gotracevalidate and go tool trace), which bookworm has
@@ -9,7 +10,7 @@
 # run as root; otherwise prints the command to run.
 set -eu
 need=""
-for pkg in gcc make pkg-config libjansson-dev libcriterion-dev strace python3 parallel python3-pandas chromium fonts-dejavu-core; do
+for pkg in gcc make pkg-config libjansson-dev libcriterion-dev libzstd-dev zlib1g-dev zstd strace python3 parallel python3-pandas chromium fonts-dejavu-core; do
 	dpkg -s "$pkg" >/dev/null 2>&1 || need="$need $pkg"
 done
 backports=""
