@@ -17,7 +17,7 @@ bad() { fail=$((fail + 1)); echo "FAIL $1"; sed 's/^/     /' "$T/err" | head -8;
 workloads=$("$GOSIM" --list-workloads | sed -n 's/^\([a-z0-9_-]*\) (procs.*/\1/p')
 [ -n "$workloads" ] || { echo "FAIL no built-in workloads listed"; exit 1; }
 for w in $workloads; do
-	for args in "-p 1" "-p 2" "-p 4" "-p 3 -s 7 --report-threshold=100us"; do
+	for args in "-p 1" "-p 2" "-p 4" "-p 3 -s 7 --report-threshold=100us" "-p 2 --go=1.26"; do
 		# shellcheck disable=SC2086 # args are words
 		if "$GOSIM" -w "$w" $args --trace "$T/t.json" --report=json >"$T/r.json" 2>"$T/err" &&
 			"$GOSIM" -w "$w" $args --report=csv >"$T/r.csv" 2>>"$T/err" &&

@@ -63,13 +63,15 @@ def analyse(trace, rep):
     p_status = ["idle"] * procs
     p_curg = [0] * procs
     p_spin = [0] * procs
+    p_insys = [0] * procs  # Go 1.26: the P stays running while its M is in a syscall
+    p_taken = [0] * procs  # Go 1.26: sysmon's takeP, not (yet) followed by a handoff
     p_seg_start = [0] * procs
     p_segs = [[] for _ in range(procs)]  # (g, start, end)
 
     def p_cat(p):
         if p_status[p] == "idle":
             return "idle"
-        if p_status[p] == "syscall":
+        if p_status[p] == "syscall" or p_insys[p]:
             return "syscall"
         if p_curg[p]:
             return "busy"
@@ -126,10 +128,11 @@ def analyse(trace, rep):
                 if t > p_seg_start[p]:
                     p_segs[p].append((g, p_seg_start[p], t))
                 p_curg[p] = 0
+                p_insys[p] = 1 if to == "syscall" else 0
                 p_iv[p].set(p_cat(p), t)
             if to == "running":
                 p = e["p"]
-                p_curg[p], p_seg_start[p] = g, t
+                p_curg[p], p_seg_start[p], p_insys[p] = g, t, 0
                 p_iv[p].set(p_cat(p), t)
                 peak["procs_busy"] = max(peak["procs_busy"], sum(1 for x in p_curg if x))
             if e["reason"] == "spill" and to == "global":
@@ -175,8 +178,13 @@ def analyse(trace, rep):
         elif kind == "p":
             p = e["p"]
             p_status[p] = e["to"]
+            p_insys[p] = 0
+            p_taken[p] = 0
             if e["from"] == "syscall" and e["to"] == "idle":
                 cnt["retakes_idle"] += 1
+            if e["from"] == "running" and e["to"] == "idle" and e["by_m"] == 1:  # sysmon's takeP (Go 1.26)
+                cnt["retakes_idle"] += 1
+                p_taken[p] = 1
             p_iv[p].set(p_cat(p), t)
         elif kind == "steal":
             cnt["steals"] += 1
@@ -186,6 +194,9 @@ def analyse(trace, rep):
             cnt["spills"] += 1
         elif kind == "handoff":
             cnt["handoffs"] += 1
+            if p_taken[e["p"]]:  # takeP then handoffp's startm: a handoff, not a retake to idle
+                cnt["retakes_idle"] -= 1
+                p_taken[e["p"]] = 0
         elif kind == "preempt":
             cnt["preemptions_slice"] += 1
     for g in g_since:

@@ -207,7 +207,7 @@ static int p_category(const struct rp *pp)
 {
 	if (pp->status == PS_IDLE)
 		return PK_IDLE;
-	if (pp->status == PS_SYSCALL)
+	if (pp->status == PS_SYSCALL || pp->insys)
 		return PK_SYSCALL;
 	if (pp->curg > 0)
 		return PK_BUSY;
@@ -299,9 +299,15 @@ static void on_p(struct report *r, const struct sim_event *e)
 {
 	if (e->p < 0 || e->p >= r->meta.procs)
 		return;
-	r->ps[e->p].status = e->to;
+	struct rp *pp = &r->ps[e->p];
+	pp->status = e->to;
+	pp->insys = pp->taken = 0;
 	if (e->from == PS_SYSCALL && e->to == PS_IDLE)
 		r->cnt.retakes_idle++;
+	if (e->from == PS_RUNNING && e->to == PS_IDLE && e->by_m == r->meta.sysmon_m) {
+		r->cnt.retakes_idle++; /* Go 1.26's takeP; undone if a handoff follows */
+		pp->taken = 1;
+	}
 	p_recat(r, e->p, e->t);
 }
 
@@ -444,10 +450,12 @@ static int run_segment(struct report *r, const struct sim_event *e)
 			r->segs[r->nseg++] = (struct seg){ e->from_p, e->g, pp->seg_start, e->t };
 		}
 		pp->curg = 0;
+		pp->insys = e->to == PL_SYSCALL; /* Go 1.26 emits no P record: the P stays running */
 		p_recat(r, e->from_p, e->t);
 	}
 	if (e->to == PL_RUNNING && e->p >= 0 && e->p < r->meta.procs) {
 		r->ps[e->p].curg = e->g;
+		r->ps[e->p].insys = 0;
 		r->ps[e->p].seg_start = e->t;
 		p_recat(r, e->p, e->t);
 		count_busy_ps(r);
@@ -563,7 +571,13 @@ int report_event(struct report *r, const struct sim_event *e)
 		r->cnt.runnext_steals += e->runnext != 0;
 		return 0;
 	case EV_SPILL: r->cnt.spills++; return 0;
-	case EV_HANDOFF: r->cnt.handoffs++; return 0;
+	case EV_HANDOFF:
+		r->cnt.handoffs++;
+		if (e->p >= 0 && e->p < r->meta.procs && r->ps[e->p].taken) { /* takeP + startm: a handoff */
+			r->cnt.retakes_idle--;
+			r->ps[e->p].taken = 0;
+		}
+		return 0;
 	case EV_PREEMPT: r->cnt.preempt_slice++; return 0;
 	case EV_REGION: return on_region(r, e);
 	}

@@ -53,6 +53,8 @@ struct rp {
 	int64_t seg_start;   /* when curg started running here */
 	int32_t curg;        /* goid running here, 0 */
 	uint8_t status, spinning, cat;
+	uint8_t insys;       /* Go 1.26: running, but its M is in a syscall (the P stays wired) */
+	uint8_t taken;       /* Go 1.26: sysmon's takeP, not (yet) followed by a handoff */
 };
 
 struct rm {
