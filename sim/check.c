@@ -91,7 +91,7 @@ static int check_waiting(struct sim *s)
 			continue;
 		if (mark(s, gi, PL_WAITING, "a wait") != 0)
 			return -1;
-		for (int32_t sg = gp->u.waiting; sg >= 0; sg = s->sudogs[sg].waitlink, owned++) {
+		for (int32_t sg = g_waiting(gp); sg >= 0; sg = s->sudogs[sg].waitlink, owned++) {
 			if (owned > s->nsudog || s->sudogs[sg].g != gi || seen[sg] != 1) {
 				sim_broken(s, "G%d's sudog %d is not in the queue it names", goid(s, gi), sg);
 				return -1;
@@ -342,7 +342,7 @@ static int check_moved(struct sim *s, int32_t gi)
 		break;
 	case PL_WAITING: {
 		int32_t n = 0;
-		for (int32_t sg = gp->u.waiting; ok && sg >= 0; sg = s->sudogs[sg].waitlink)
+		for (int32_t sg = g_waiting(gp); ok && sg >= 0; sg = s->sudogs[sg].waitlink)
 			ok = sg < s->nsudog && s->sudogs[sg].g == gi && n++ <= s->nsudog;
 		break;
 	}

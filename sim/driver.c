@@ -180,6 +180,8 @@ struct sim *sim_new(const struct sim_config *cfg, const struct program *prog,
 	s->pidle = s->midle = s->actor_m = -1;
 	s->sudogfree = -1;
 	s->gfree = -1;
+	for (int d = 0; d <= WORKLOAD_MAX_DEPTH; d++)
+		s->iterfree[d] = -1;
 	s->runq = s->netready = (struct gqueue){ -1, -1, 0 };
 	s->lasttrace = s->starttime = -1;
 	s->sysmon_deadline = INT64_MAX;
@@ -349,10 +351,8 @@ void sim_free(struct sim *s)
 {
 	if (!s)
 		return;
-	for (int32_t gi = 0; gi < s->ng; gi++)
-		if (s->allg[gi].place != PL_DEAD && s->prog->funcs[s->allg[gi].fn].max_depth > 1)
-			free(s->allg[gi].iters.many);
 	sim_big_free(s->allg, (size_t)s->gcap * sizeof *s->allg);
+	sim_big_free(s->iterpool, (size_t)s->itercap * sizeof *s->iterpool);
 	free(s->allm);
 	timers_free(s);
 	cpu_free(s);

@@ -47,8 +47,8 @@ static void goexit(struct sim *s, int32_t gi)
 	sim_move_g(s, gi, PL_DEAD, -1, R_EXIT);
 	gp->waitreason = WR_NONE; /* gdestroy: gp.waitreason = waitReasonZero */
 	if (s->prog->funcs[gp->fn].max_depth > 1)
-		free(gp->iters.many);
-	gp->iters.many = NULL;
+		sim_iters_put(s, gp->iters, s->prog->funcs[gp->fn].max_depth);
+	gp->iters = 0;
 	gp->parkgen++; /* gfput: the slot's next G starts with timers of this one stale */
 	gp->schedlink = s->gfree;
 	s->gfree = gi;
@@ -542,7 +542,7 @@ static int op_gosched(struct sim *s, int32_t gi, const struct op *op)
 static int op_repeat(struct sim *s, int32_t gi, const struct op *op)
 {
 	struct g *gp = &s->allg[gi];
-	*g_iter(s, gi, op->depth) = op->val; /* -1: forever */
+	*g_iter(s, gi, op->depth) = (int32_t)op->val; /* -1: forever */
 	gp->pc = op->val != 0 ? gp->pc + 1 : (uint32_t)op->arg + 1;
 	return 1;
 }
@@ -550,7 +550,7 @@ static int op_repeat(struct sim *s, int32_t gi, const struct op *op)
 static int op_end(struct sim *s, int32_t gi, const struct op *op)
 {
 	struct g *gp = &s->allg[gi];
-	int64_t *it = g_iter(s, gi, op->depth);
+	int32_t *it = g_iter(s, gi, op->depth);
 	gp->pc = *it < 0 || --*it > 0 ? (uint32_t)op->arg + 1 : gp->pc + 1;
 	return 1;
 }

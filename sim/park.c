@@ -43,7 +43,7 @@ void park_gopark(struct sim *s, int32_t gi, int wr, int why, int32_t obj)
 	gp->param = PARAM_NONE;
 	gp->parkgen++;
 	sim_move_g_waiting(s, gi, why, wr, obj);
-	gp->u.waiting = -1;
+	gp->schedlink = -1; /* g.waiting: no sudog yet */
 }
 
 int32_t park_enqueue(struct sim *s, struct waitq *q, int32_t gi, int kind, int32_t obj, int icase)
@@ -53,9 +53,9 @@ int32_t park_enqueue(struct sim *s, struct waitq *q, int32_t gi, int kind, int32
 	if (sg < 0)
 		return -1;
 	struct g *gp = &s->allg[gi];
-	s->sudogs[sg] = (struct sudog){ .g = gi, .next = -1, .prev = q->last, .waitlink = gp->u.waiting,
+	s->sudogs[sg] = (struct sudog){ .g = gi, .next = -1, .prev = q->last, .waitlink = gp->schedlink,
 					.obj = obj, .icase = (int16_t)icase, .kind = (uint8_t)kind };
-	gp->u.waiting = sg;
+	gp->schedlink = sg; /* g.waiting */
 	if (q->last >= 0)
 		s->sudogs[q->last].next = sg;
 	else
@@ -121,15 +121,16 @@ void park_unpark(struct sim *s, int32_t sg, int32_t gi, int32_t param)
 	if (sg >= 0)
 		gi = s->sudogs[sg].g;
 	struct g *gp = &s->allg[gi];
-	for (int32_t i = gp->u.waiting; i >= 0;) {
+	for (int32_t i = g_waiting(gp); i >= 0;) {
 		int32_t next = s->sudogs[i].waitlink;
 		if (s->sudogs[i].kind != WQ__N) /* still queued: a select's other cases */
 			unlink_sudog(s, park_queue(s, s->sudogs[i].kind, s->sudogs[i].obj), i);
 		release_sudog(s, i);
 		i = next;
 	}
-	gp->u.left = 0;
-	gp->param = param;
+	if (gp->waitreason != WR_IO_WAIT)
+		gp->schedlink = -1;
+	gp->param = param; /* u is kept: 0, or a Lock's waitStartTime */
 }
 
 void park_goready(struct sim *s, int32_t sg, int32_t gi, int32_t pi, int32_t param, int why)

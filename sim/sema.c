@@ -28,16 +28,16 @@ static int lock_wait(struct sim *s, int32_t gi, int32_t mi, int awoke)
 		mu->starving = 1;
 	if (awoke)
 		mu->woken = 0;
-	int lifo = gp->since >= 0; /* queueLifo := waitStartTime != 0 */
-	if (gp->since < 0)
-		gp->since = s->now;
+	int lifo = gp->u.since != 0; /* queueLifo := waitStartTime != 0 */
+	if (!lifo)
+		gp->u.since = s->now + 1;
 	semacquire(s, gi, mi, lifo);
 	return 0;
 }
 
 static void acquired(struct g *gp)
 {
-	gp->since = -1;
+	gp->u.since = 0; /* and u.left is 0 for the ops after */
 	gp->starving = 0;
 	gp->pc++;
 }
@@ -50,7 +50,7 @@ int sema_lock(struct sim *s, int32_t gi, int32_t mi)
 	if (gp->param != PARAM_NONE) { /* back from semacquire */
 		int ticket = gp->param == PARAM_TICKET;
 		gp->param = PARAM_NONE;
-		gp->starving = gp->starving || s->now - gp->since > STARVATION_US;
+		gp->starving = gp->starving || s->now - (gp->u.since - 1) > STARVATION_US;
 		if (ticket) { /* starvation mode: ownership was handed to us */
 			mu->locked = 1;
 			if (!gp->starving || mu->waiters == 1)

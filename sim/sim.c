@@ -269,28 +269,57 @@ static int32_t gfget(struct sim *s)
 	return s->ng++;
 }
 
+/* A block of depth repeat counters (a G whose function nests repeats):
+ * a freed one of that size, else the pool's next. Returns its index, or
+ * -1 (SIM_NOMEM). */
+static int32_t iters_get(struct sim *s, int32_t depth)
+{
+	int32_t b = s->iterfree[depth];
+	if (b >= 0) {
+		s->iterfree[depth] = s->iterpool[b];
+		return b;
+	}
+	if (s->iterlen + depth > INT32_MAX)
+		return sim_oom(s, "goroutines");
+	if (s->iterlen + depth > s->itercap) {
+		int64_t cap = s->itercap ? s->itercap * 2 : 1024;
+		int32_t *a = sim_big_grow(s->iterpool, (size_t)s->itercap * sizeof *a, (size_t)cap * sizeof *a);
+		if (!a)
+			return sim_oom(s, "goroutines");
+		s->iterpool = a;
+		s->itercap = cap;
+	}
+	b = (int32_t)s->iterlen;
+	s->iterlen += depth;
+	return b;
+}
+
+void sim_iters_put(struct sim *s, int32_t block, int32_t depth)
+{
+	s->iterpool[block] = s->iterfree[depth];
+	s->iterfree[depth] = block;
+}
+
 int32_t sim_newg(struct sim *s, uint32_t fn)
 {
 	if (s->sum.goroutines >= INT32_MAX) {
 		sim_limit(s, "started", INT32_MAX, "goroutines");
 		return -1;
 	}
-	int32_t depth = s->prog->funcs[fn].max_depth;
-	int64_t *many = NULL;
-	if (depth > 1 && !(many = calloc((size_t)depth, sizeof *many)))
-		return sim_oom(s, "goroutines");
+	int32_t depth = s->prog->funcs[fn].max_depth, block = 0;
+	if (depth > 1 && (block = iters_get(s, depth)) < 0)
+		return block;
 	int32_t gi = gfget(s);
 	if (gi < 0) {
-		free(many);
+		if (depth > 1)
+			sim_iters_put(s, block, depth);
 		return gi;
 	}
 	struct g *gp = &s->allg[gi];
 	uint32_t parkgen = gp->parkgen; /* stale timers of the slot's last G must stay stale */
 	*gp = (struct g){ .schedlink = -1, .p = -1, .m = -1, .place = PL_NEW, .fn = fn,
 			  .param = PARAM_NONE, .parkgen = parkgen, .goid = (int32_t)(s->sum.goroutines + 1),
-			  .since = -1 };
-	if (depth > 1)
-		gp->iters.many = many;
+			  .iters = block };
 	s->nlive++;
 	s->sum.goroutines++;
 	if (s->cfg.max_goroutines > 0 && s->sum.goroutines > s->cfg.max_goroutines)

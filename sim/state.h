@@ -51,32 +51,37 @@ enum pstatus { P_IDLE = 0, P_RUNNING = 1, P_SYSCALL = 2 };
  * (gfput/gfget, proc.go), so memory follows the Gs alive at once; its goid
  * is never reused (goidgen). */
 struct g {
-	int32_t schedlink; /* next in the global queue, or in the free list (dead) */
+	int32_t schedlink; /* next in the global queue, the free list (dead) or the poller's
+			      ready list (IO wait); waiting otherwise: its first sudog
+			      (g.waiting, g_waiting), -1 if none */
 	int32_t m;         /* M running it or in a syscall with it */
-	signed int p : 9;        /* P whose queue holds it, or that runs it (-1..MAX_PROCS-1) */
-	unsigned place : 4;      /* enum sim_place; its status follows (g_status) */
-	unsigned preempt : 1;    /* gp.preempt: a request not yet honoured */
-	unsigned waitreason : 5; /* enum sim_waitreason, while waiting */
-	unsigned starving : 1;   /* in Lock: lockSlow's starving */
-	signed int param : 10;   /* what woke it (g.param), PARAM_NONE until then */
+	int16_t p;         /* P whose queue holds it, or that runs it (-1..MAX_PROCS-1) */
+	uint8_t place;     /* enum sim_place; its status follows (g_status) */
+	uint8_t waitreason; /* enum sim_waitreason, while waiting */
+	int16_t param;     /* what woke it (g.param), PARAM_NONE until then */
+	uint8_t preempt;   /* gp.preempt: a request not yet honoured */
+	uint8_t starving;  /* in Lock: lockSlow's starving */
 	uint32_t fn;       /* function index in the program */
 	uint32_t pc;       /* current op; a parked G stays on the op it blocked in */
 	uint32_t parkgen;  /* counts its parks, kept across slot reuse: a timer set for an older park is stale */
 	int32_t goid;      /* goid: 1, 2, ... in the order started, never reused (goidgen) */
 	uint32_t draws;    /* random durations drawn so far (its own stream) */
+	int32_t iters;     /* repeat counters (counts fit: WORKLOAD_MAX_COUNT): max_depth 1: the
+			      counter itself, no allocation; deeper: its block in s->iterpool */
 	union {
-		int64_t left;    /* not waiting: us left of the current run/loop/syscall op; 0: not started */
-		int32_t waiting; /* waiting: its first sudog (g.waiting), -1 if none */
+		int64_t left;  /* in a run/loop/syscall op: us left of it; 0: not started */
+		int64_t since; /* in Lock (running its op or parked in it): lockSlow's
+				  waitStartTime + 1, 0 if none; 0 again once it holds the lock */
 	} u;
-	union {              /* repeat counters, one per nesting depth of its function: */
-		int64_t one;     /* max_depth 1: inline, no allocation */
-		int64_t *many;   /* max_depth > 1: calloc'd */
-	} iters;
-	int64_t since;     /* in Lock: lockSlow's waitStartTime, -1 if none */
 };
-_Static_assert(MAX_PROCS <= 256 && PL__N <= 16 && WR__N <= 32 && 2 * WORKLOAD_MAX_CASES <= 512,
-	       "struct g's bit-fields hold every value (param: PARAM_NONE or 2 * case + closed)");
-_Static_assert(sizeof(struct g) <= 56, "struct g grows only on purpose: a cost paid per goroutine");
+_Static_assert(MAX_PROCS <= 256 && PL__N <= 256 && WR__N <= 256 && 2 * WORKLOAD_MAX_CASES < INT16_MAX &&
+		       WORKLOAD_MAX_COUNT <= INT32_MAX,
+	       "struct g's small fields hold every value (param: PARAM_NONE or 2 * case + closed)");
+_Static_assert(sizeof(struct g) <= 48, "struct g grows only on purpose: a cost paid per goroutine");
+
+/* G gp's first sudog while it waits (g.waiting): none in IO wait, whose
+ * schedlink is the poller's ready list. */
+static inline int32_t g_waiting(const struct g *gp) { return gp->waitreason == WR_IO_WAIT ? -1 : gp->schedlink; }
 
 /* runtime2.go's g.atomicstatus, which follows from where the G is. */
 static inline int g_status(const struct g *gp)
@@ -237,6 +242,11 @@ struct sim {
 	struct g *allg;
 	int32_t ng, gcap; /* slots used (live and dead), allocated */
 	int32_t gfree;    /* dead Gs' slots, linked through schedlink (sched.gFree) */
+	/* repeat counter blocks of Gs whose function nests repeats (g.iters):
+	 * a free list per block size, linked through a block's first counter */
+	int32_t *iterpool;
+	int64_t iterlen, itercap;
+	int32_t iterfree[WORKLOAD_MAX_DEPTH + 1];
 	int64_t nlive;   /* Gs not dead */
 	int64_t nqueued; /* Gs in runnext slots and local rings */
 	struct gqueue runq; /* global run queue (sched.runq) */
@@ -296,11 +306,12 @@ struct sim {
 
 /* G gi's goid (-1 for none). */
 static inline int32_t goid(const struct sim *s, int32_t gi) { return gi < 0 ? -1 : s->allg[gi].goid; }
-/* G gi's repeat counter at nesting depth d. */
-static inline int64_t *g_iter(struct sim *s, int32_t gi, int d)
+/* G gi's repeat counter at nesting depth d (valid until the next G is
+ * started: the pool may move). */
+static inline int32_t *g_iter(struct sim *s, int32_t gi, int d)
 {
 	struct g *gp = &s->allg[gi];
-	return s->prog->funcs[gp->fn].max_depth > 1 ? &gp->iters.many[d] : &gp->iters.one;
+	return s->prog->funcs[gp->fn].max_depth > 1 ? &s->iterpool[gp->iters + d] : &gp->iters;
 }
 /* sched.nmspinning as handoffp and sysmon's retake read it. The seed model
  * reads 0, as it always has (Simplification: a spinning M that handoffp
@@ -363,6 +374,8 @@ void sim_crash(struct sim *s, int32_t gi, const char *kind, const char *what);
  * (capped); malloc'd, NULL when out of memory. */
 char *sim_deadlock_text(const struct sim *s);
 int32_t sim_newg(struct sim *s, uint32_t fn);
+/* A dead G's repeat counter block (depth counters) back to the pool. */
+void sim_iters_put(struct sim *s, int32_t block, int32_t depth);
 void sim_poll(struct sim *s);
 /* SIM_LIMIT: "the program DID more than LIMIT WHAT by t=..." (cfg.max_steps,
  * cfg.max_goroutines). */

@@ -55,3 +55,23 @@ Test(mem, a_long_loop_that_emits_nothing_reaches_progress_and_can_be_stopped)
 	sim_free(s);
 	program_free(p);
 }
+
+Test(mem, nested_repeat_counters_of_dead_goroutines_are_reused)
+{
+	/* 5000 goroutines one after another, each with two nested repeats
+	 * (a block of two counters): the pool holds a few blocks, not 5000. */
+	struct program *p = load_text("{\"main\": [{\"repeat\": 5000, \"body\": [{\"go\": \"w\"}, {\"run\": \"100us\"}]}], "
+				      "\"funcs\": {\"w\": [{\"repeat\": 2, \"body\": [{\"repeat\": 3, \"body\": [{\"run\": \"10us\"}]}]}]}}");
+	struct sim_config cfg = test_config(2);
+	struct sim_error err;
+	struct sim *s = sim_new(&cfg, p, NULL, &err);
+	cr_assert_not_null(s, "%s", err.msg);
+	cr_assert_eq(sim_run(s), SIM_DONE, "%s", sim_message(s));
+	struct sim_summary sum;
+	sim_summary(s, &sum);
+	cr_assert_eq(sum.goroutines, 5001);
+	cr_assert_eq(sum.work_us, 5000 * 100 + 5000 * 2 * 3 * 10, "every inner run ran: the counters worked (work %lld)", (long long)sum.work_us);
+	cr_assert_leq(s->iterlen, 2 * 8, "the pool grew to %lld counters", (long long)s->iterlen);
+	sim_free(s);
+	program_free(p);
+}
