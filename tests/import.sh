@@ -109,6 +109,21 @@ done
 [ "$(wc -l < "$tmp/pool.json")" -lt "$(($(wc -l < "$tmp/pool.n.json") / 5))" ] || no "pool: merging did not make the workload 5 times shorter"
 grep -q '"repeat":400,"body":\[{"send":"main_worker"}\]' "$tmp/pool.json" || no "pool: main's 400 sends are not one repeat"
 
+# The fidelity programs (tools/import-fidelity) still build, and a fresh
+# capture of each (tools/capture, GOMAXPROCS=2) imports and replays to the end.
+go=/usr/lib/go-1.23/bin/go
+if [ -x "$go" ]; then
+	[ -n "${HOME:-}${GOCACHE:-}${XDG_CACHE_HOME:-}" ] || export GOCACHE="$tmp/gocache"
+	for p in pool pipeline netserver ticker; do
+		sh "$(dirname "$0")/../tools/capture" run "$tmp/$p.trace" 2 \
+			"$data/twins/$p" > /dev/null 2>&1 || { no "twins/$p: tools/capture failed"; continue; }
+		"$gosim" import "$tmp/$p.trace" -o "$tmp/$p.json" 2> /dev/null || no "twins/$p: the fresh trace does not import"
+		"$gosim" -w "$tmp/$p.json" -p 2 2>/dev/null | grep -q '^  outcome      done' || no "twins/$p: the replay does not end"
+	done
+else
+	echo "import: skip: no Go 1.23 at $go (tools/setup.sh installs it): the fidelity programs not built"
+fi
+
 # Malformed and truncated traces.
 t=$data/importgo.trace
 n=$(wc -c < "$t")
@@ -147,5 +162,5 @@ head -c 100 "$t" > "$tmp/cut.trace"
 "$gosim" import "$tmp/cut.trace" -o "$tmp/keep.json" 2> /dev/null
 [ "$(cat "$tmp/keep.json")" = old ] || no "a failed import replaced the old output file"
 
-[ $fail -eq 0 ] && echo "import: ok (10 round trips, the mutex workload's locks, the real trace's golden workload, the pool's Mutex and WaitGroup, $cases malformed traces)"
+[ $fail -eq 0 ] && echo "import: ok (10 round trips, the mutex workload's locks, the real trace's golden workload, the pool's Mutex and WaitGroup, 4 fresh captures, $cases malformed traces)"
 exit $fail
