@@ -163,8 +163,13 @@ compare() { # [--counts] name args...
 		return
 	fi
 	awk -f "$tmp/csv.awk" "$tmp/$name.csv" | grep "$only" | sort >"$tmp/$name.want"
+	# a retake: a handoff, or a P put idle (syscall->idle; Go 1.26: sysmon's
+	# takeP, running->idle by M1, which a handoff of that P may follow)
 	retakes=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-		$c["ev"] == "handoff" || ($c["ev"] == "p" && $c["from"] == "syscall" && $c["to"] == "idle") { n++ }
+		$c["ev"] == "p" && $c["to"] == "idle" && ($c["from"] == "syscall" || ($c["from"] == "running" && $c["by_m"] == 1)) {
+			n++; taken[$c["p"]] = $c["t"]; next }
+		$c["ev"] == "handoff" { if (taken[$c["p"]] != $c["t"]) n++ }
+		$c["ev"] == "p" { delete taken[$c["p"]] }
 		END { print n + 0 }' "$tmp/$name.csv")
 	echo "sysmon-steals $retakes" >>"$tmp/$name.want"
 	sort -o "$tmp/$name.want" "$tmp/$name.want"
@@ -187,6 +192,8 @@ for dir in "$root"/golden/*/; do
 	compare "golden-$(basename "$dir")" $(sed 's/--trace=[^ ]*//; s/--format=[^ ]*//; s/--scheddetail//; s/--schedtrace=[^ ]*//; s/ -q//' "$dir/args")
 done
 compare syscalls-p8-handoffs -w syscalls -p 8 -D n=64
+compare syscalls-p8-handoffs-go1.26 -w syscalls -p 8 -D n=64 --go=1.26
+compare syscalls-p3-nosteal-go1.26 -w syscalls -p 3 --steal=off --go=1.26
 compare syscalls-p3-nosteal -w syscalls -p 3 --steal=off --sysmon=adaptive
 compare syscalls-p1-coop -w syscalls -p 1 --preempt=cooperative
 compare net-p2 -w "$root/tests/data/net-servers.json" -p 2
