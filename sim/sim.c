@@ -61,8 +61,9 @@ uint64_t sim_fp_final(uint64_t h, int64_t events)
 }
 
 /* One record counted and folded (its clock word first if the instant is
- * new); the sink is polled for progress every SIM_PROGRESS_EVENTS. */
-static inline void fold(struct sim *s, uint64_t w0, uint64_t w1)
+ * new). Returns 1 when the sink is due a progress poll (every
+ * SIM_PROGRESS_EVENTS): the caller polls, off its lean path. */
+static inline int fold(struct sim *s, uint64_t w0, uint64_t w1)
 {
 	uint64_t h = s->sum.fingerprint;
 	if (s->now != s->fp_now) {
@@ -70,9 +71,7 @@ static inline void fold(struct sim *s, uint64_t w0, uint64_t w1)
 		h = fp_mix(h, (uint64_t)s->now << 4 | FP_CLOCK);
 	}
 	s->sum.fingerprint = fp_mix(fp_mix(h, w0), w1);
-	s->seq++;
-	if ((uint64_t)++s->sum.events % SIM_PROGRESS_EVENTS == 0)
-		sim_poll(s);
+	return (uint64_t)++s->sum.events % SIM_PROGRESS_EVENTS == 0;
 }
 
 /* The full record for the sink: t, seq, the acting M and P, a pending
@@ -80,7 +79,7 @@ static inline void fold(struct sim *s, uint64_t w0, uint64_t w1)
 static int deliver(struct sim *s, struct sim_event *e)
 {
 	e->t = s->now;
-	e->seq = s->seq - 1;
+	e->seq = (uint64_t)s->sum.events - 1;
 	e->by_m = s->actor_m;
 	e->by_p = s->actor_m >= 0 ? s->allm[s->actor_m].p : -1;
 	for (int i = 0; i < 2; i++)
@@ -99,7 +98,8 @@ static int deliver(struct sim *s, struct sim_event *e)
 
 int sim_emit(struct sim *s, struct sim_event *e)
 {
-	fold(s, fp_w0(e->ev, e->from, e->to, e->reason, e->p, e->from_p), pair(e->g, e->m));
+	if (fold(s, fp_w0(e->ev, e->from, e->to, e->reason, e->p, e->from_p), pair(e->g, e->m)))
+		sim_poll(s);
 	uint64_t h = s->sum.fingerprint;
 	h = fp_mix(h, pair(e->victim, e->n));
 	h = fp_mix(h, pair(e->runnext, e->from_m));
@@ -153,11 +153,19 @@ void sim_resetspinning(struct sim *s, int32_t mi)
 
 static int queued_place(int pl) { return pl == PL_RUNNEXT || pl == PL_LOCAL; }
 
-/* The EV_G record for the sink (off the lean path). */
-/* Kept out of line (the lean path saves no registers for it). */
-__attribute__((noinline, cold)) static void deliver_g(struct sim *s, const struct g *gp, int from, int32_t from_p, int reason, int wait,
-		      int32_t obj)
+/* What a G's move does besides the fingerprint, when anything is asked:
+ * --check's log, a progress poll, the EV_G record for the sink. Kept out
+ * of line and called last, so the lean path saves no registers for it. */
+__attribute__((noinline, cold)) static void move_g_slow(struct sim *s, int32_t gi, int from, int32_t from_p,
+							int reason, int wait, int32_t obj, int poll)
 {
+	if (s->cfg.check)
+		sim_check_touch(s, gi);
+	if (poll)
+		sim_poll(s);
+	if (!s->sink.event)
+		return;
+	const struct g *gp = &s->allg[gi];
 	struct sim_event e = { .ev = EV_G, .g = gp->goid, .p = gp->p, .m = gp->m,
 			       .from = (uint8_t)from, .to = (uint8_t)gp->place,
 			       .from_p = from_p, .reason = (uint8_t)reason,
@@ -178,12 +186,10 @@ static inline void move_g(struct sim *s, int32_t gi, int to, int32_t pi, int rea
 		gp->m = s->allp[pi].m;
 	else if (to != PL_SYSCALL)
 		gp->m = -1;
-	if (s->cfg.check)
-		sim_check_touch(s, gi);
 	/* the lean path: two words into the fingerprint; the record only for a sink */
-	fold(s, fp_w0(EV_G, from, to, reason, p, from_p), pair(gp->goid, gp->m));
-	if (s->sink.event)
-		deliver_g(s, gp, from, from_p, reason, wait, obj);
+	int poll = fold(s, fp_w0(EV_G, from, to, reason, p, from_p), pair(gp->goid, gp->m));
+	if (poll | (s->sink.event != NULL) | s->cfg.check)
+		move_g_slow(s, gi, from, from_p, reason, wait, obj, poll);
 }
 
 void sim_move_g(struct sim *s, int32_t gi, int to, int32_t pi, int reason)

@@ -290,7 +290,6 @@ struct sim {
 
 	/* accounting */
 	struct sim_summary sum;
-	uint64_t seq;
 	int64_t fp_now;        /* the instant whose clock word the fingerprint last folded (sim.c) */
 	uint64_t ops;          /* backward jumps in the ops (loop rounds), for sim_poll between events */
 	int64_t steps;         /* ops executed as program_totals counts them (no END ops) */

@@ -156,6 +156,11 @@ static inline char *tr_put_counter(char *p, struct tr_counter *c, int64_t v)
 	return p + c->len;
 }
 #define TR_COUNTER_INIT { .v = 0, .len = 1, .s = "0" }
+/* A writer's t and seq counters (the JSON back ends'). */
+struct tr_clock {
+	struct tr_counter t, seq;
+};
+#define TR_CLOCK_INIT { TR_COUNTER_INIT, TR_COUNTER_INIT }
 
 /* A precomputed field fragment (a name and what follows it): copied as
  * one fixed-size block, then the cursor moves by len. */
@@ -186,9 +191,10 @@ void trace_names_release(struct trace_names *nm);
  * waits on a channel, the channel; NULL where it has none. */
 const char *trace_record_fn(const struct trace_names *nm, const struct sim_event *e, int csv);
 const char *trace_record_chan(const struct trace_names *nm, const struct sim_event *e, int csv);
-/* One record as a JSON object, names included, between pre and post. */
-int trace_record_json(struct trace_out *o, const struct trace_names *nm, const struct sim_event *e,
-		      const char *pre, size_t npre, const char *post, size_t npost);
+/* One record as a JSON object, names included, between pre and post;
+ * t and seq formatted from the writer's clock (incrementally). */
+int trace_record_json(struct trace_out *o, const struct trace_names *nm, struct tr_clock *clk,
+		      const struct sim_event *e, const char *pre, size_t npre, const char *post, size_t npost);
 
 /* The record's state names (sim_place_name, sim_mstate_name, sim_pstate_name by kind). */
 const char *trace_state_name(const struct sim_event *e, int v);

@@ -8,6 +8,7 @@
 struct json_state {
 	struct trace_out *o;
 	struct trace_names names;
+	struct tr_clock clk; /* t and seq, formatted incrementally */
 	int64_t n;
 };
 
@@ -17,6 +18,7 @@ static void *json_open(struct trace_out *o, const struct trace_meta *m)
 	if (!j)
 		return NULL;
 	j->o = o;
+	j->clk = (struct tr_clock)TR_CLOCK_INIT;
 	if (trace_names_init(&j->names, m) != 0) {
 		free(j);
 		return NULL;
@@ -33,7 +35,7 @@ static void *json_open(struct trace_out *o, const struct trace_meta *m)
 static int json_event(void *st, const struct sim_event *e)
 {
 	struct json_state *j = st;
-	return trace_record_json(j->o, &j->names, e, ",\n", j->n++ > 0 ? 2 : 0, "", 0);
+	return trace_record_json(j->o, &j->names, &j->clk, e, ",\n", j->n++ > 0 ? 2 : 0, "", 0);
 }
 
 static int json_close(void *st, const struct sim_summary *sum)

@@ -7,6 +7,7 @@
 struct jsonl_state {
 	struct trace_out *o;
 	struct trace_names names;
+	struct tr_clock clk; /* t and seq, formatted incrementally */
 };
 
 static void *jsonl_open(struct trace_out *o, const struct trace_meta *m)
@@ -15,6 +16,7 @@ static void *jsonl_open(struct trace_out *o, const struct trace_meta *m)
 	if (!j)
 		return NULL;
 	j->o = o;
+	j->clk = (struct tr_clock)TR_CLOCK_INIT;
 	if (trace_names_init(&j->names, m) != 0) {
 		free(j);
 		return NULL;
@@ -25,7 +27,7 @@ static void *jsonl_open(struct trace_out *o, const struct trace_meta *m)
 static int jsonl_event(void *st, const struct sim_event *e)
 {
 	struct jsonl_state *j = st;
-	return trace_record_json(j->o, &j->names, e, "", 0, "\n", 1);
+	return trace_record_json(j->o, &j->names, &j->clk, e, "", 0, "\n", 1);
 }
 
 static int jsonl_close(void *st, const struct sim_summary *sum)

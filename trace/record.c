@@ -30,12 +30,14 @@ static int is_chan_wait(const struct sim_event *e)
 	return e->wait == WR_CHAN_RECV || e->wait == WR_CHAN_SEND;
 }
 
-int trace_event_json(char *buf, size_t len, const struct sim_event *e)
+/* The record into buf (TRACE_MAX_RECORD bytes); t and seq through clk's
+ * counters, or formatted afresh without one. */
+static int event_json(char *buf, const struct sim_event *e, struct tr_clock *clk)
 {
-	if (len < TRACE_MAX_RECORD)
-		return -1;
-	char *p = put_kv_i(buf, "{\"t\":", e->t);
-	p = put_kv_i(p, ",\"seq\":", (int64_t)e->seq);
+	char *p = TR_PUT_LIT(buf, "{\"t\":");
+	p = clk ? tr_put_counter(p, &clk->t, e->t) : tr_put_i(p, e->t);
+	p = TR_PUT_LIT(p, ",\"seq\":");
+	p = clk ? tr_put_counter(p, &clk->seq, (int64_t)e->seq) : tr_put_i(p, (int64_t)e->seq);
 	p = put_kv_s(p, ",\"ev\":\"", sim_ev_name(e->ev));
 	p = put_kv_i(p, ",\"g\":", e->g);
 	p = put_kv_i(p, ",\"p\":", e->p);
@@ -85,6 +87,11 @@ int trace_event_json(char *buf, size_t len, const struct sim_event *e)
 	}
 	*p++ = '}';
 	return (int)(p - buf);
+}
+
+int trace_event_json(char *buf, size_t len, const struct sim_event *e)
+{
+	return len < TRACE_MAX_RECORD ? -1 : event_json(buf, e, NULL);
 }
 
 /* ---- names ---------------------------------------------------------- */
@@ -174,12 +181,12 @@ const char *trace_record_chan(const struct trace_names *nm, const struct sim_eve
 	return csv ? nm->chan_csv[e->obj] : nm->chan_json[e->obj];
 }
 
-int trace_record_json(struct trace_out *o, const struct trace_names *nm, const struct sim_event *e,
-		      const char *pre, size_t npre, const char *post, size_t npost)
+int trace_record_json(struct trace_out *o, const struct trace_names *nm, struct tr_clock *clk,
+		      const struct sim_event *e, const char *pre, size_t npre, const char *post, size_t npost)
 {
 	char *buf = trace_out_reserve(o, TRACE_MAX_RECORD + npre + npost); /* formatted in place */
 	memcpy(buf, pre, npre);
-	int n = trace_event_json(buf + npre, TRACE_MAX_RECORD, e);
+	int n = event_json(buf + npre, e, clk);
 	if (n < 0)
 		return -1;
 	const char *fn = trace_record_fn(nm, e, 0), *ch = trace_record_chan(nm, e, 0);
