@@ -501,6 +501,17 @@ static void write_jobs(const struct sweep *w)
 			printf(" --cpus=%d", c->cpus);
 		if (c->cpu_slice_us > 0)
 			printf(" --cpu-slice=%" PRId64, c->cpu_slice_us);
+		if (o->cpu_quota_milli > 0)
+			printf(" --cpu-quota=%" PRId64 ".%03" PRId64, o->cpu_quota_milli / 1000, o->cpu_quota_milli % 1000);
+		/* The model and what only the runtime model has: a job must run
+		 * the configuration its sweep row stands for, whatever the
+		 * command's defaults are. */
+		printf(" --model=%s", c->model == MODEL_RUNTIME ? "runtime" : "seed");
+		if (c->model == MODEL_RUNTIME)
+			printf(" --thread-wake=%" PRId64 "us --thread-start=%" PRId64 "us --cost-go=%" PRId64
+			       "ns --cost-chan=%" PRId64 "ns --cost-switch=%" PRId64 "ns --cost-gosched=%" PRId64 "ns",
+			       c->thread_wake_us, c->thread_start_us, c->cost_go_ns, c->cost_chan_ns, c->cost_switch_ns,
+			       c->cost_gosched_ns);
 		if (c->go_release > 0) /* --go: its rules and its schedtrace format */
 			printf(" --go=%s", o->go_version);
 		for (int i = 0; i < o->ndefines; i++) {

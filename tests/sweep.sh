@@ -76,6 +76,19 @@ else
 	echo "skip tools/sweep: GNU parallel is not installed (tools/setup.sh installs it)"
 fi
 
+# A job line runs its row's configuration whatever the defaults: the model
+# and the runtime model's own settings travel with it.
+for model in "--model=seed" "--model=runtime --cpus=1 --thread-wake=20us --cost-go=2us"; do
+	# shellcheck disable=SC2086 # $model and the job line are words, as tools/sweep uses them
+	line=$("$GOSIM" -w pingpong $model --procs=1,2 --sweep-jobs 2>"$T/err" | tail -1)
+	# shellcheck disable=SC2086
+	a=$("$GOSIM" $line 2>/dev/null | grep fingerprint)
+	# shellcheck disable=SC2086
+	b=$("$GOSIM" -w pingpong $model -p 2 2>/dev/null | grep fingerprint)
+	[ -n "$a" ] && [ "$a" = "$b" ] && ok "a sweep's job line reproduces its run ($model)" ||
+		bad "a sweep's job line reproduces its run ($model; $line: $a vs $b)"
+done
+
 # Lists that are not lists, and what cannot go with a sweep.
 for args in "--seeds=5..1" "--seeds=x" "--procs=0,1" "--procs=1,,2" "--seeds=1..20 --trace=$T/x.json" \
 	"--procs=1,2 --why=3" "--seeds=0..100000"; do
