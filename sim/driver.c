@@ -46,14 +46,17 @@ void sim_config_default(struct sim_config *cfg)
  * delay 20us doubling after 50 idle passes up to 10ms), and every usleep
  * overshooting by the timer slack measured here (tools/timer-slack.c: the
  * median overshoot of usleep(3) and usleep(20) on this kind of machine,
- * 65-77us; Linux's default slack alone is 50us). */
+ * 65-77us; Linux's default slack alone is 50us); threads that take time
+ * to start and wake, and operations that cost CPU time, as
+ * tools/measure-costs measured them (policy.h). */
 static const struct model_defaults {
 	enum sim_sysmon sysmon;
 	int64_t sysmon_slack_us, thread_wake_us, thread_start_us;
 	int64_t cost_go_ns, cost_chan_ns, cost_switch_ns, cost_gosched_ns;
 } model_defaults[] = {
 	[MODEL_SEED] = { SYSMON_FIXED, 0, 0, 0, 0, 0, 0, 0 },
-	[MODEL_RUNTIME] = { SYSMON_ADAPTIVE, RUNTIME_TIMER_SLACK_US, 0, 0, 0, 0, 0, 0 },
+	[MODEL_RUNTIME] = { SYSMON_ADAPTIVE, RUNTIME_TIMER_SLACK_US, RUNTIME_THREAD_WAKE_US, RUNTIME_THREAD_START_US,
+			    RUNTIME_COST_GO_NS, RUNTIME_COST_CHAN_NS, RUNTIME_COST_SWITCH_NS, RUNTIME_COST_GOSCHED_NS },
 };
 
 void sim_config_fill_model(struct sim_config *cfg)

@@ -140,7 +140,9 @@ void exec_cpu_resume(struct sim *s, int32_t pi)
 /* The runtime model's operation costs: the CPU time the op kind takes
  * before its effect, in ns (a go statement: newproc; a channel op:
  * chansend, chanrecv, closechan, selectgo; Gosched: goschedImpl).
- * Simplification: one cost for every kind of channel op. */
+ * Simplification: one cost for every kind of channel op; one for every go
+ * statement, though reusing a dead G (gfget) costs less than a new one
+ * (malg): tools/measure-costs measured 143ns against 1773ns. */
 static int64_t op_cost_ns(const struct sim *s, int kind)
 {
 	switch (kind) {

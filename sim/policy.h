@@ -13,6 +13,14 @@
 #define RUNQGRAB_BACKOFF_US 3      /* runqgrab: usleep(3) before a running P's runnext */
 #define FORCE_PREEMPT_US 10000     /* forcePreemptNS (default; --slice) */
 #define SYSMON_PERIOD_US 20        /* sysmon: delay = 20 (default; --sysmon-period) */
+/* runtime model: thread and operation costs measured here (tools/measure-costs,
+ * medians of 13 runs on a loaded 2-CPU machine; README "Two models") */
+#define RUNTIME_THREAD_WAKE_US 31     /* futex wake until the woken thread runs */
+#define RUNTIME_THREAD_START_US 42    /* clone until the new thread runs on the creator's CPU (11) + a wake (31) */
+#define RUNTIME_COST_GO_NS 1773       /* a go statement creating a new G (newproc, malg) */
+#define RUNTIME_COST_CHAN_NS 42       /* a channel op of an unbuffered hand-off, gopark or goready included */
+#define RUNTIME_COST_SWITCH_NS 56     /* a G switch: a Gosched between two Gs (schedule, execute) */
+#define RUNTIME_COST_GOSCHED_NS 0     /* Gosched beyond its switch: not separable by the method */
 #define RUNTIME_TIMER_SLACK_US 70  /* runtime model: usleep overshoot measured here (tools/timer-slack.c) */
 #define RETAKE_SYSCALL_US 10000    /* retake: pd.syscallwhen + 10*1000*1000 */
 #define MAX_THREADS_DEFAULT 10000  /* schedinit: sched.maxmcount = 10000 */

@@ -122,8 +122,8 @@ fewsteps.json: the program takes 11 steps, more than --max-steps=10|-w fewsteps.
 ovfgo.json: the number of goroutines the program starts overflows|-w ovfgo.json
 ovfsteps.json: the number of steps the program takes overflows|-w ovfsteps.json
 --max-steps=0: expected a positive integer|--max-steps=0
-rangesteps.json: the program executed more than 100000 steps by t=0us|-w rangesteps.json --max-steps=100000
-rangego.json: the program started more than 50 goroutines by t=0us|-w rangego.json --max-goroutines=50
+rangesteps.json: the program executed more than 100000 steps by t=0us|-w rangesteps.json --max-steps=100000 --model=seed
+rangego.json: the program started more than 50 goroutines by t=0us|-w rangego.json --max-goroutines=50 --model=seed
 bom.json:1:1: the workload starts with a UTF-8 byte-order mark; remove it|-w bom.json
 EOF2
 

@@ -101,8 +101,8 @@ done
 	ok "a range of procs is a sweep" || bad "a range of procs is a sweep"
 
 # gosim compare: two reports side by side with B/A.
-"$GOSIM" -w fanout -p 1 --report=json >"$T/a.json" 2>"$T/err"
-"$GOSIM" -w fanout -p 4 --report=json >"$T/b.json" 2>>"$T/err"
+"$GOSIM" -w fanout -p 1 --model=seed --report=json >"$T/a.json" 2>"$T/err"
+"$GOSIM" -w fanout -p 4 --model=seed --report=json >"$T/b.json" 2>>"$T/err"
 "$GOSIM" compare "$T/a.json" "$T/b.json" >"$T/cmp" 2>>"$T/err"
 grep -Eq "^  report.makespan_us +48000 +12000  0.25x  -75.0%$" "$T/cmp" && ok "compare gives each figure's ratio" ||
 	bad "compare gives each figure's ratio"

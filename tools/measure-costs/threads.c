@@ -1,0 +1,155 @@
+/* threads.c: how long this machine takes to start a thread and to wake a
+ * parked one, the two thread costs gosim's runtime model charges
+ * (--thread-start: newm -> newosproc -> clone until the new M runs;
+ * --thread-wake: notewakeup -> futexwakeup until the woken M runs).
+ *
+ * clone, start: CLOCK_MONOTONIC just before pthread_create, and as the
+ *   new thread's first statement; the difference, RUNS times, each thread
+ *   joined before the next (the kernel's stack cache is warm, as for a Go
+ *   program's later threads). clone: the creator blocks in pthread_join at
+ *   once, so the new thread can run on its CPU (the cost of clone and a
+ *   switch); start: the creator spins until the new thread has run, as
+ *   newm's caller runs on, so the new thread needs another CPU (on a busy
+ *   machine it waits for one: the figure is then the load's).
+ * wake: a thread parks in FUTEX_WAIT; 2 ms later (it is surely asleep,
+ *   its CPU idle) the waker stores 1, takes the time and calls FUTEX_WAKE;
+ *   the woken thread takes the time as it returns. RUNS times.
+ * calibration: a fixed spin loop before and after, its thread CPU time
+ *   against its wall time; a ratio well below 1 means other work took the
+ *   CPU, and the figures of that run are suspect (printed, not hidden).
+ *
+ * Prints one line per figure: name, median, p10, p90 (ns). Usage:
+ * threads [RUNS] (default 200). */
+#define _GNU_SOURCE
+#include <linux/futex.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+static int64_t now_ns(clockid_t clk)
+{
+	struct timespec ts;
+	clock_gettime(clk, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static int cmp(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+static void report(const char *name, int64_t *v, int n)
+{
+	qsort(v, (size_t)n, sizeof *v, cmp);
+	printf("%-14s median %8lld ns  p10 %8lld  p90 %8lld\n", name, (long long)v[n / 2], (long long)v[n / 10],
+	       (long long)v[n * 9 / 10]);
+}
+
+static volatile int64_t started_at;
+static int started;
+
+static void *first_run(void *arg)
+{
+	(void)arg;
+	started_at = now_ns(CLOCK_MONOTONIC);
+	__atomic_store_n(&started, 1, __ATOMIC_SEQ_CST);
+	return NULL;
+}
+
+static void measure_start(int runs, int spin)
+{
+	int64_t *v = malloc((size_t)runs * sizeof *v);
+	for (int i = 0; i < runs; i++) {
+		pthread_t t;
+		int64_t t0 = now_ns(CLOCK_MONOTONIC);
+		__atomic_store_n(&started, 0, __ATOMIC_SEQ_CST);
+		if (pthread_create(&t, NULL, first_run, NULL) != 0) {
+			perror("pthread_create");
+			exit(1);
+		}
+		while (spin && !__atomic_load_n(&started, __ATOMIC_SEQ_CST))
+			; /* the creator runs on, as newm's caller does */
+		pthread_join(t, NULL);
+		v[i] = started_at - t0;
+	}
+	report(spin ? "thread-start" : "thread-clone", v, runs);
+	free(v);
+}
+
+static uint32_t word;
+static volatile int64_t woke_at;
+static volatile int ready;
+
+static void futex(uint32_t *addr, int op, uint32_t val)
+{
+	syscall(SYS_futex, addr, op, val, NULL, NULL, 0);
+}
+
+static void *sleeper(void *arg)
+{
+	int runs = *(int *)arg;
+	for (int i = 0; i < runs; i++) {
+		__atomic_store_n(&ready, 1, __ATOMIC_SEQ_CST);
+		while (__atomic_load_n(&word, __ATOMIC_SEQ_CST) == 0)
+			futex(&word, FUTEX_WAIT_PRIVATE, 0);
+		woke_at = now_ns(CLOCK_MONOTONIC);
+		__atomic_store_n(&word, 0, __ATOMIC_SEQ_CST);
+		__atomic_store_n(&ready, 2, __ATOMIC_SEQ_CST);
+		while (__atomic_load_n(&ready, __ATOMIC_SEQ_CST) == 2)
+			; /* the waker has read woke_at */
+	}
+	return NULL;
+}
+
+static void measure_wake(int runs)
+{
+	int64_t *v = malloc((size_t)runs * sizeof *v);
+	pthread_t t;
+	pthread_create(&t, NULL, sleeper, &runs);
+	for (int i = 0; i < runs; i++) {
+		while (__atomic_load_n(&ready, __ATOMIC_SEQ_CST) != 1)
+			;
+		struct timespec d = { 0, 2000000 };
+		nanosleep(&d, NULL); /* it is in FUTEX_WAIT by now */
+		int64_t t0 = now_ns(CLOCK_MONOTONIC);
+		__atomic_store_n(&word, 1, __ATOMIC_SEQ_CST);
+		futex(&word, FUTEX_WAKE_PRIVATE, 1);
+		while (__atomic_load_n(&ready, __ATOMIC_SEQ_CST) != 2)
+			;
+		v[i] = woke_at - t0;
+		__atomic_store_n(&ready, 0, __ATOMIC_SEQ_CST);
+	}
+	pthread_join(t, NULL);
+	report("thread-wake", v, runs);
+	free(v);
+}
+
+/* A fixed spin: its thread CPU time over its wall time. */
+static void calibrate(const char *when)
+{
+	int64_t w0 = now_ns(CLOCK_MONOTONIC), c0 = now_ns(CLOCK_THREAD_CPUTIME_ID);
+	volatile uint64_t x = 0;
+	for (uint64_t i = 0; i < 50000000; i++)
+		x += i;
+	int64_t w = now_ns(CLOCK_MONOTONIC) - w0, c = now_ns(CLOCK_THREAD_CPUTIME_ID) - c0;
+	printf("calibration %-6s spin %lld us wall, %lld us thread CPU (CPU/wall %.3f)\n", when, (long long)(w / 1000),
+	       (long long)(c / 1000), (double)c / (double)w);
+}
+
+int main(int argc, char **argv)
+{
+	int runs = argc > 1 ? atoi(argv[1]) : 200;
+	if (runs < 10)
+		runs = 10;
+	calibrate("before");
+	measure_start(runs, 0);
+	measure_start(runs, 1);
+	measure_wake(runs);
+	calibrate("after");
+	return 0;
+}
