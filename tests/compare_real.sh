@@ -40,6 +40,7 @@ cat >"$T/real.out" <<'EOF'
 run=1 load busy=0.10 nice=1.50 steal=0.00 waited=0
 run=1 makespan_us 10000
 run=1 cpu_us 20000
+run=1 oswait_us 0
 run=1 g 2 start_us 0 end_us 5000
 run=1 g 3 start_us 10 end_us 10000
 run=2 load busy=0.20 nice=1.00 steal=0.00 waited=3
@@ -50,6 +51,7 @@ run=2 g 3 start_us 12 end_us 12000
 run=3 load busy=0.30 nice=0.50 steal=0.00 waited=60
 run=3 makespan_us 30000
 run=3 cpu_us 30000
+run=3 oswait_us 30000
 run=3 g 2 start_us 20 end_us 30000
 run=3 g 3 start_us 10 end_us 15000
 noise that is not a run's line
@@ -63,6 +65,8 @@ check "realstats: CPU time and its ratio to gosim's" "cpu us: real 24000 [20000-
 check "realstats: parallelism is CPU time over makespan" "parallelism (cpu/makespan): real 2 [1-2], gosim 2" "$(line parallelism)"
 check "realstats: the makespan scaled by work over CPU time" \
 	"makespan normalised by cpu (makespan x work / cpu; work 20000): real 10000 [10000-20000], gosim 10000" "$(line "makespan normalised")"
+check "realstats: the OS wait per makespan, over the runs that print it" \
+	"os wait (threads runnable without a CPU) / makespan: real 0.5 [0-1]" "$(line "os wait")"
 check "realstats: a tie in gosim's start order leaves no correlation" \
 	"first-run order vs gosim (Spearman): real -; vs creation order: real 1 [-1-1], gosim -" "$(line "first-run order vs")"
 check "realstats: a reversed completion order correlates -1" \
@@ -147,7 +151,7 @@ else
 	cp workloads/go/twin.go workloads/go/fanout.go "$T/src/"
 	printf 'module twin\n\ngo 1.19\n' >"$T/src/go.mod"
 	(cd "$T/src" && "$GO" build -o ../twin . && ../twin -n 3 -work 10us -procs 1 -run-rate 1 -loop-rate 1) >"$T/out" 2>"$T/err"
-	check "a twin prints makespan, CPU time and one line per goroutine" "makespan_us cpu_us g2 g3 g4" \
+	check "a twin prints makespan, CPU time, OS wait and one line per goroutine" "makespan_us cpu_us oswait_us g2 g3 g4" \
 		"$(awk '$1 == "g" { printf " g%s", $2; next } { printf "%s%s", (NR > 1 ? " " : ""), $1 }' "$T/out")"
 fi
 

@@ -29,22 +29,23 @@ VERSIONS="1.19 1.23"
 
 # The cases: KEY|compare-real arguments|gosim-only options|figures.
 # Figures: par (parallelism), norm (normalised makespan), mk (makespan),
+# osw (the real threads' OS run-queue wait per unit of makespan),
 # thr (threads peak, runtime-only threads removed), fo/co (first-run and
 # completion order against creation order), foa/coa (gosim's orders
 # against the real Go 1.23 runs'), Gn (when goroutine n first ran).
-CASES='fanout|fanout|--cpus=2|par norm mk thr co coa
-fanout-p2|-p 2 fanout||par norm mk thr co coa
-fanout1000-p2|-p 2 -D n=1000 -D work=20us fanout|--cpus=2|par norm mk thr fo co coa
-fanout1000-p4|-p 4 -D n=1000 -D work=20us fanout|--cpus=2|par norm mk thr fo co coa
-pipeline-p2|-p 2 tools/fidelity/pipeline.json||par norm mk thr
-pipeline-p4|-p 4 tools/fidelity/pipeline.json|--cpus=2|par norm mk thr
-hogsys|tools/fidelity/hogsys.json||par norm mk thr co coa
-syscalls|syscalls||par mk thr co coa
-sleepers|sleepers||par mk thr co coa
-mutex|mutex|--cpus=2|par norm mk thr co coa
-pingpong|pingpong||par mk G2
-tightloop|tightloop||par mk G4
-server|server|--cpus=2|par mk thr'
+CASES='fanout|fanout|--cpus=2|par norm mk osw thr co coa
+fanout-p2|-p 2 fanout||par norm mk osw thr co coa
+fanout1000-p2|-p 2 -D n=1000 -D work=20us fanout|--cpus=2|par norm mk osw thr fo co coa
+fanout1000-p4|-p 4 -D n=1000 -D work=20us fanout|--cpus=2|par norm mk osw thr fo co coa
+pipeline-p2|-p 2 tools/fidelity/pipeline.json||par norm mk osw thr
+pipeline-p4|-p 4 tools/fidelity/pipeline.json|--cpus=2|par norm mk osw thr
+hogsys|tools/fidelity/hogsys.json||par norm mk osw thr co coa
+syscalls|syscalls||par mk osw thr co coa
+sleepers|sleepers||par mk osw thr co coa
+mutex|mutex|--cpus=2|par norm mk osw thr co coa
+pingpong|pingpong||par mk osw G2
+tightloop|tightloop||par mk osw G4
+server|server|--cpus=2|par mk osw thr'
 
 if [ -n "${ONLY:-}" ]; then
 	CASES=$(echo "$CASES" | awk -F'|' -v only=",$ONLY," 'index(only, "," $1 ",")')
@@ -83,6 +84,7 @@ fig() {
 	what == "par" && /^parallelism/ { print pick($0); exit }
 	what == "norm" && /^makespan normalised/ { sub(/.*\): /, ""); print pick($0); exit }
 	what == "mk" && /^makespan us:/ { print pick($0); exit }
+	what == "osw" && /^os wait/ { if (side == "real") { sub(/.*: real /, ""); print } else print "-"; exit }
 	what == "thr" && /^threads peak:/ {
 		if (side == "real") { sub(/.*adjusted for those /, ""); sub(/; gosim.*/, "") } else sub(/.*; gosim /, "")
 		print; exit
@@ -119,6 +121,7 @@ label() {
 	par) echo "parallelism (CPU time / makespan)" ;;
 	norm) echo "makespan normalised by CPU time (us)" ;;
 	mk) echo "makespan (us)" ;;
+	osw) echo "OS run-queue wait / makespan (real only; 0: the CPUs were free)" ;;
 	thr) echo "threads peak (runtime-only threads removed)" ;;
 	fo) echo "first-run order vs creation order (Spearman)" ;;
 	co) echo "completion order vs creation order (Spearman)" ;;

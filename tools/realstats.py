@@ -5,7 +5,8 @@
 
 REAL.out holds the Go twins' own output, each line prefixed "run=N ":
 "makespan_us M", "cpu_us C" (the process's CPU time over the workload,
-getrusage), "g ID start_us S end_us E" per goroutine, and the load
+getrusage), "oswait_us W" (its threads' time runnable without a CPU,
+from /proc/self/task/*/schedstat), "g ID start_us S end_us E" per goroutine, and the load
 compare-real saw before the run, "load busy=B nice=N steal=S" (in CPUs).
 GOSIM.out has the same lines, unprefixed, for gosim's one run (its cpu_us
 is the time its Ms spent running Go code or spinning), and "work_us W":
@@ -17,6 +18,7 @@ Prints, real figures as "median [min-max]" over the runs:
     cpu us: real ..., gosim ...; real/gosim ...
     parallelism (cpu/makespan): real ..., gosim ...
     makespan normalised by cpu (makespan x work / cpu): real ..., gosim ...
+    os wait (threads runnable without a CPU) / makespan: real ...
     first-run order vs gosim (Spearman): real ...; vs creation order: real ..., gosim ...
     completion order vs gosim (Spearman): real ...; vs creation order: real ..., gosim ...
     load before the runs (CPUs): busy ..., nice ..., steal ...
@@ -31,7 +33,10 @@ gosim's) over the run's CPU time, so a run whose CPU did the work 30%
 slower has its makespan scaled down by as much; gosim's is scaled the same
 way by its own CPU time (equal to W unless its Ms spin). It is W divided by
 the parallelism. It assumes the run's CPU time is the work; for a program
-that mostly waits (syscalls, sleeps) the raw makespan is the figure to read. The orders are compared with
+that mostly waits (syscalls, sleeps) the raw makespan is the figure to read. The OS wait says how far the machine, not the Go scheduler, held the
+program back: with as many CPUs as threads that want one it is near 0; a
+run at 1 or more lost about a CPU to other work (or has more Ps than
+CPUs). The orders are compared with
 Spearman's rank correlation (ties get their average rank): 1 the same
 order, -1 the reverse; "creation order" is the goroutine ids' order. The
 real orders shown are the goroutines sorted by their median time over runs.
@@ -106,11 +111,13 @@ def parse(lines, prefixed):
             if not f[0].startswith("run="):
                 continue
             run, f = f[0][4:], f[1:]
-        r = runs.setdefault(run, {"makespan": None, "cpu": None, "work": None, "g": {}, "load": {}})
+        r = runs.setdefault(run, {"makespan": None, "cpu": None, "work": None, "oswait": None, "g": {}, "load": {}})
         if len(f) >= 2 and f[0] == "makespan_us":
             r["makespan"] = float(f[1])
         elif len(f) >= 2 and f[0] == "cpu_us":
             r["cpu"] = float(f[1])
+        elif len(f) >= 2 and f[0] == "oswait_us":
+            r["oswait"] = float(f[1])
         elif len(f) >= 2 and f[0] == "work_us":
             r["work"] = float(f[1])
         elif len(f) >= 6 and f[0] == "g" and f[2] == "start_us" and f[4] == "end_us":
@@ -168,7 +175,7 @@ def main(argv):
     with open(argv[1]) as f:
         real = parse(f, True)
     with open(argv[2]) as f:
-        gosim = parse(f, False).get("gosim", {"makespan": None, "cpu": None, "work": None, "g": {}, "load": {}})
+        gosim = parse(f, False).get("gosim", {"makespan": None, "cpu": None, "work": None, "oswait": None, "g": {}, "load": {}})
     rs = list(real.values())
     gcpu = gosim["cpu"]
     out = []
@@ -179,6 +186,8 @@ def main(argv):
     work = gosim["work"]
     out.append("makespan normalised by cpu (makespan x work / cpu; work %s): real %s, gosim %s" %
                (num(work), stat([normalised(r, work) for r in rs]), num(normalised(gosim, work))))
+    out.append("os wait (threads runnable without a CPU) / makespan: real %s" % stat(
+        [r["oswait"] / r["makespan"] if r["oswait"] is not None and r["makespan"] else None for r in rs]))
     for which, label in ((0, "first-run"), (1, "completion")):
         out.append("%s order vs gosim (Spearman): real %s; vs creation order: real %s, gosim %s" % (
             label, stat([order_corr(r["g"], gosim["g"], which) for r in rs]),

@@ -128,6 +128,7 @@ type span struct{ start, end int64 }
 type recorder struct {
 	spans []span
 	cpu0  time.Duration // the process's CPU time at begin
+	wait0 time.Duration // its threads' time runnable without a CPU at begin
 }
 
 func newRecorder(n int) *recorder { return &recorder{spans: make([]span, n+2)} }
@@ -142,10 +143,35 @@ func processCPU() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
+// osWait is the time the process's threads have spent runnable but
+// waiting for a CPU (the second field of /proc/self/task/*/schedstat,
+// Linux's run-queue delay), summed: what the OS, not the Go scheduler,
+// kept them off the CPUs. Threads that exited are not counted; the Go
+// runtime's threads do not exit.
+func osWait() time.Duration {
+	tasks, err := os.ReadDir("/proc/self/task")
+	if err != nil {
+		return 0
+	}
+	var sum time.Duration
+	for _, t := range tasks {
+		b, err := os.ReadFile("/proc/self/task/" + t.Name() + "/schedstat")
+		if err != nil {
+			continue
+		}
+		var run, wait int64
+		if _, err := fmt.Sscan(string(b), &run, &wait); err == nil {
+			sum += time.Duration(wait)
+		}
+	}
+	return sum
+}
+
 // begin starts the workload's clock: it returns the time the others are
-// measured from and notes the CPU time so far.
+// measured from and notes the CPU time and the OS wait so far.
 func (r *recorder) begin() time.Time {
 	r.cpu0 = processCPU()
+	r.wait0 = osWait()
 	return time.Now()
 }
 
@@ -156,11 +182,14 @@ func (r *recorder) start(id int, t0 time.Time) {
 func (r *recorder) end(id int, t0 time.Time) { r.spans[id].end = time.Since(t0).Microseconds() + 1 }
 
 // report prints "makespan_us N", "cpu_us C" (the process's CPU time, all
-// threads, user and system, from begin to now), then "g ID start_us S
-// end_us E" per goroutine in id order (times relative to begin).
+// threads, user and system, from begin to now), "oswait_us W" (its
+// threads' time runnable without a CPU, from begin to now), then "g ID
+// start_us S end_us E" per goroutine in id order (times relative to begin).
 func (r *recorder) report(makespan time.Duration, quiet bool) {
+	cpu, wait := processCPU()-r.cpu0, osWait()-r.wait0
 	fmt.Printf("makespan_us %d\n", makespan.Microseconds())
-	fmt.Printf("cpu_us %d\n", (processCPU() - r.cpu0).Microseconds())
+	fmt.Printf("cpu_us %d\n", cpu.Microseconds())
+	fmt.Printf("oswait_us %d\n", wait.Microseconds())
 	if quiet {
 		return
 	}
