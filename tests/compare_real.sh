@@ -56,7 +56,7 @@ run=3 g 2 start_us 20 end_us 30000
 run=3 g 3 start_us 10 end_us 15000
 noise that is not a run's line
 EOF
-printf 'makespan_us 10000\ncpu_us 20000\nwork_us 20000\ng 2 start_us 0 end_us 5000\ng 3 start_us 0 end_us 10000\n' >"$T/gosim.out"
+printf 'makespan_us 10000\ncpu_us 20000\nwork_us 20000\noswait_us 0\ng 2 start_us 0 end_us 5000\ng 3 start_us 0 end_us 10000\n' >"$T/gosim.out"
 $PY tools/realstats.py "$T/real.out" "$T/gosim.out" >"$T/stats" 2>"$T/err"
 check "realstats: exits 0" 0 $?
 line() { grep "^$1" "$T/stats"; }
@@ -66,7 +66,10 @@ check "realstats: parallelism is CPU time over makespan" "parallelism (cpu/makes
 check "realstats: the makespan scaled by work over CPU time" \
 	"makespan normalised by cpu (makespan x work / cpu; work 20000): real 10000 [10000-20000], gosim 10000" "$(line "makespan normalised")"
 check "realstats: the OS wait per makespan, over the runs that print it" \
-	"os wait (threads runnable without a CPU) / makespan: real 0.5 [0-1]" "$(line "os wait")"
+	"os wait (threads runnable without a CPU) / makespan: real 0.5 [0-1], gosim 0" "$(line "os wait")"
+check "realstats: a run with a CPU lost to the OS is held back; one with no OS wait printed is not counted" \
+	"runs not held back (os wait / makespan within 0.25 of gosim's): 1 of 3; parallelism 2 [2-2]; normalised makespan 10000 [10000-10000]" \
+	"$(line "runs not held back")"
 check "realstats: a tie in gosim's start order leaves no correlation" \
 	"first-run order vs gosim (Spearman): real -; vs creation order: real 1 [-1-1], gosim -" "$(line "first-run order vs")"
 check "realstats: a reversed completion order correlates -1" \

@@ -29,20 +29,22 @@ VERSIONS="1.19 1.23"
 
 # The cases: KEY|compare-real arguments|gosim-only options|figures.
 # Figures: par (parallelism), norm (normalised makespan), mk (makespan),
-# osw (the real threads' OS run-queue wait per unit of makespan),
+# osw (the real threads' OS run-queue wait per unit of makespan), parc
+# and normc (parallelism and normalised makespan over the runs the OS did
+# not hold back: realstats.py),
 # thr (threads peak, runtime-only threads removed), fo/co (first-run and
 # completion order against creation order), foa/coa (gosim's orders
 # against the real Go 1.23 runs'), Gn (when goroutine n first ran).
-CASES='fanout|fanout|--cpus=2|par norm mk osw thr co coa
-fanout-p2|-p 2 fanout||par norm mk osw thr co coa
-fanout1000-p2|-p 2 -D n=1000 -D work=20us fanout|--cpus=2|par norm mk osw thr fo co coa
-fanout1000-p4|-p 4 -D n=1000 -D work=20us fanout|--cpus=2|par norm mk osw thr fo co coa
-pipeline-p2|-p 2 tools/fidelity/pipeline.json||par norm mk osw thr
-pipeline-p4|-p 4 tools/fidelity/pipeline.json|--cpus=2|par norm mk osw thr
-hogsys|tools/fidelity/hogsys.json||par norm mk osw thr co coa
+CASES='fanout|fanout|--cpus=2|par parc norm normc mk osw thr co coa
+fanout-p2|-p 2 fanout||par parc norm normc mk osw thr co coa
+fanout1000-p2|-p 2 -D n=1000 -D work=20us fanout|--cpus=2|par parc norm normc mk osw thr fo co coa
+fanout1000-p4|-p 4 -D n=1000 -D work=20us fanout|--cpus=2|par parc norm normc mk osw thr fo co coa
+pipeline-p2|-p 2 tools/fidelity/pipeline.json||par parc norm normc mk osw thr
+pipeline-p4|-p 4 tools/fidelity/pipeline.json|--cpus=2|par parc norm normc mk osw thr
+hogsys|tools/fidelity/hogsys.json||par parc norm normc mk osw thr co coa
 syscalls|syscalls||par mk osw thr co coa
 sleepers|sleepers||par mk osw thr co coa
-mutex|mutex|--cpus=2|par norm mk osw thr co coa
+mutex|mutex|--cpus=2|par parc norm normc mk osw thr co coa
 pingpong|pingpong||par mk osw G2
 tightloop|tightloop||par mk osw G4
 server|server|--cpus=2|par mk osw thr'
@@ -84,7 +86,13 @@ fig() {
 	what == "par" && /^parallelism/ { print pick($0); exit }
 	what == "norm" && /^makespan normalised/ { sub(/.*\): /, ""); print pick($0); exit }
 	what == "mk" && /^makespan us:/ { print pick($0); exit }
-	what == "osw" && /^os wait/ { if (side == "real") { sub(/.*: real /, ""); print } else print "-"; exit }
+	(what == "parc" || what == "normc") && /^runs not held back/ {
+		if (side == "gosim") { print "-"; exit }
+		split($0, a, "; "); k = a[1]; sub(/.*: /, "", k); sub(/ of .*/, "", k)
+		v = (what == "parc" ? a[2] : a[3]); sub(/^[a-z ]* /, "", v)
+		print v " (" k " runs)"; exit
+	}
+	what == "osw" && /^os wait/ { sub(/.*makespan: /, ""); print pick($0); exit }
 	what == "thr" && /^threads peak:/ {
 		if (side == "real") { sub(/.*adjusted for those /, ""); sub(/; gosim.*/, "") } else sub(/.*; gosim /, "")
 		print; exit
@@ -120,8 +128,10 @@ label() {
 	case $1 in
 	par) echo "parallelism (CPU time / makespan)" ;;
 	norm) echo "makespan normalised by CPU time (us)" ;;
+	parc) echo "parallelism, runs not held back by the OS" ;;
+	normc) echo "normalised makespan, runs not held back by the OS (us)" ;;
 	mk) echo "makespan (us)" ;;
-	osw) echo "OS run-queue wait / makespan (real only; 0: the CPUs were free)" ;;
+	osw) echo "threads waiting for a CPU (OS run-queue wait / makespan)" ;;
 	thr) echo "threads peak (runtime-only threads removed)" ;;
 	fo) echo "first-run order vs creation order (Spearman)" ;;
 	co) echo "completion order vs creation order (Spearman)" ;;
@@ -163,9 +173,11 @@ echo "$CASES" | while IFS='|' read -r key args gopts figs; do
 			gsd=$(fig "$tmp/$key-1.23-seed" "$f" gosim)
 			vs=- ;;
 		*)
-			grt=$(fig "$tmp/$key-1.23-runtime" "$f" gosim)
-			gsd=$(fig "$tmp/$key-1.23-seed" "$f" gosim)
-			case $f in fo | co) vs=$(DIFF=1 ratio "$grt" "$r23") ;; *) vs=$(ratio "$grt" "$r23") ;; esac ;;
+			g=$f
+			case $f in parc) g=par ;; normc) g=norm ;; esac
+			grt=$(fig "$tmp/$key-1.23-runtime" "$g" gosim)
+			gsd=$(fig "$tmp/$key-1.23-seed" "$g" gosim)
+			case $f in fo | co | osw) vs=$(DIFF=1 ratio "$grt" "$r23") ;; *) vs=$(ratio "$grt" "$r23") ;; esac ;;
 		esac
 		printf '| %s: %s | %s | %s | %s | %s | %s |\n' "$key" "$(label "$f")" "${r19:--}" "${r23:--}" "${grt:--}" "${gsd:--}" "$vs"
 	done

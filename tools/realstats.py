@@ -18,7 +18,8 @@ Prints, real figures as "median [min-max]" over the runs:
     cpu us: real ..., gosim ...; real/gosim ...
     parallelism (cpu/makespan): real ..., gosim ...
     makespan normalised by cpu (makespan x work / cpu): real ..., gosim ...
-    os wait (threads runnable without a CPU) / makespan: real ...
+    os wait (threads runnable without a CPU) / makespan: real ..., gosim ...
+    runs not held back (os wait / makespan within 0.25 of gosim's): K of N; parallelism ...; normalised makespan ...
     first-run order vs gosim (Spearman): real ...; vs creation order: real ..., gosim ...
     completion order vs gosim (Spearman): real ...; vs creation order: real ..., gosim ...
     load before the runs (CPUs): busy ..., nice ..., steal ...
@@ -36,7 +37,11 @@ the parallelism. It assumes the run's CPU time is the work; for a program
 that mostly waits (syscalls, sleeps) the raw makespan is the figure to read. The OS wait says how far the machine, not the Go scheduler, held the
 program back: with as many CPUs as threads that want one it is near 0; a
 run at 1 or more lost about a CPU to other work (or has more Ps than
-CPUs). The orders are compared with
+CPUs); gosim's is the time its Ms waited for one of --cpus. A run is "held
+back" when its OS wait per makespan exceeds gosim's by more than 0.25 (a
+quarter of a CPU lost to other work); the medians over all runs are the
+figures, those over the runs not held back are printed beside them. The
+orders are compared with
 Spearman's rank correlation (ties get their average rank): 1 the same
 order, -1 the reverse; "creation order" is the goroutine ids' order. The
 real orders shown are the goroutines sorted by their median time over runs.
@@ -186,8 +191,12 @@ def main(argv):
     work = gosim["work"]
     out.append("makespan normalised by cpu (makespan x work / cpu; work %s): real %s, gosim %s" %
                (num(work), stat([normalised(r, work) for r in rs]), num(normalised(gosim, work))))
-    out.append("os wait (threads runnable without a CPU) / makespan: real %s" % stat(
-        [r["oswait"] / r["makespan"] if r["oswait"] is not None and r["makespan"] else None for r in rs]))
+    osw = lambda r: r["oswait"] / r["makespan"] if r["oswait"] is not None and r["makespan"] else None
+    out.append("os wait (threads runnable without a CPU) / makespan: real %s, gosim %s" % (
+        stat([osw(r) for r in rs]), num(osw(gosim))))
+    clean = [r for r in rs if osw(r) is not None and osw(r) <= (osw(gosim) or 0) + 0.25]
+    out.append("runs not held back (os wait / makespan within 0.25 of gosim's): %d of %d; parallelism %s; normalised makespan %s" % (
+        len(clean), len(rs), stat([parallelism(r) for r in clean]), stat([normalised(r, work) for r in clean])))
     for which, label in ((0, "first-run"), (1, "completion")):
         out.append("%s order vs gosim (Spearman): real %s; vs creation order: real %s, gosim %s" % (
             label, stat([order_corr(r["g"], gosim["g"], which) for r in rs]),
