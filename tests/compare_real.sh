@@ -133,6 +133,12 @@ check "real-report: a goroutine's first run, real median [min-max]" "12500 [1100
 check "real-report: parallelism of the saved runs" "0.946 [0.893-1]" \
 	"$(grep '^| pingpong: parallelism' "$T/table" | awk -F' [|] ' '{ print $3 }')"
 
+# the same runs gzipped (as tools/fidelity/real keeps them) give the same table
+cp -r "$T/real" "$T/realgz"
+gzip "$T/realgz/1.23/pingpong/real.out" "$T/realgz/1.23/pingpong/real.rec"
+ONLY=pingpong GOSIM="$GOSIM" sh tools/real-report.sh "$T/realgz" 2>"$T/err" | sed "s|$T/realgz|$T/real|g" >"$T/tablegz"
+cmp -s "$T/table" "$T/tablegz" && ok "real-report: gzipped saved runs give the same table" || bad "real-report: gzipped saved runs give the same table"
+
 # Every Go twin builds (vet) beside twin.go and prints what compare-real reads.
 GO=/usr/lib/go-1.23/bin/go
 [ -x "$GO" ] || GO=$(command -v go || true)
