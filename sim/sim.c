@@ -156,7 +156,7 @@ static int queued_place(int pl) { return pl == PL_RUNNEXT || pl == PL_LOCAL; }
 /* What a G's move does besides the fingerprint, when anything is asked:
  * --check's log, a progress poll, the EV_G record for the sink. Kept out
  * of line and called last, so the lean path saves no registers for it. */
-__attribute__((noinline, cold)) static void move_g_slow(struct sim *s, int32_t gi, int from, int32_t from_p,
+__attribute__((noinline)) static void move_g_slow(struct sim *s, int32_t gi, int from, int32_t from_p,
 							int reason, int wait, int32_t obj, int poll)
 {
 	if (s->cfg.check)
