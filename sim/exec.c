@@ -49,6 +49,7 @@ static void goexit(struct sim *s, int32_t gi)
 	if (s->prog->funcs[gp->fn].max_depth > 1)
 		sim_iters_put(s, gp->iters, s->prog->funcs[gp->fn].max_depth);
 	gp->iters = 0;
+	tickers_drop(s, gp->goid);
 	gp->parkgen++; /* gfput: the slot's next G starts with timers of this one stale */
 	gp->schedlink = s->gfree;
 	s->gfree = gi;
@@ -147,7 +148,7 @@ static int64_t op_cost_ns(const struct sim *s, int kind)
 {
 	switch (kind) {
 	case OP_GO: return s->cfg.cost_go_ns;
-	case OP_SEND: case OP_RECV: case OP_RANGE: case OP_SELECT: case OP_CLOSE: return s->cfg.cost_chan_ns;
+	case OP_SEND: case OP_RECV: case OP_RANGE: case OP_SELECT: case OP_CLOSE: case OP_TICK: return s->cfg.cost_chan_ns;
 	case OP_GOSCHED: return s->cfg.cost_gosched_ns;
 	default: return 0;
 	}
@@ -350,6 +351,28 @@ static int op_sleep(struct sim *s, int32_t gi, const struct op *op)
 	int32_t pi = gp->p;
 	park_gopark(s, gi, WR_SLEEP, R_SLEEP, -1);
 	timer_add(s, pi, gi, s->now + d, PARAM_OK);
+	return 0;
+}
+
+/* <-ticker.C for the G's time.Ticker of period op->val (timer.h): a fire
+ * already due is taken at once; otherwise the G blocks in chan receive
+ * (waiting on no program channel: obj -1) until the ticker's timer
+ * readies it. */
+static int op_tick(struct sim *s, int32_t gi, const struct op *op)
+{
+	struct g *gp = &s->allg[gi];
+	if (resumed(gp))
+		return 1;
+	int32_t tk = ticker_get(s, gi, op->val);
+	if (tk < 0)
+		return 0;
+	if (ticker_take(s, tk)) {
+		gp->pc++;
+		return 1;
+	}
+	int32_t pi = gp->p;
+	park_gopark(s, gi, WR_CHAN_RECV, R_CHAN, -1);
+	ticker_block(s, pi, gi, tk);
 	return 0;
 }
 

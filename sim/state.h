@@ -142,6 +142,7 @@ struct timer {
 	int32_t g;
 	uint32_t gen;
 	int32_t param;
+	int32_t tick;  /* the ticker it fires (s->tickers), -1: a sleep's or a select's */
 };
 
 /* A P's timers (p.timers): a binary min-heap on (when, seq). */
@@ -261,6 +262,13 @@ struct sim {
 	int64_t lastpoll;        /* sched.lastpoll while no M is blocked in netpoll */
 	uint8_t netpoll_inited, netpoll_blocked;
 	uint64_t timerseq;
+	/* time.Tickers (timer.h): a pool with a free list (through next), found
+	 * by goid in a chained hash (tickhash: heads, -1 empty) */
+	struct ticker { int64_t when, period; int32_t goid, next; } *tickers;
+	int32_t *tickhash;
+	int32_t ntickers, tickcap;  /* slots made, allocated */
+	int32_t tickfree;           /* first free slot + 1, 0: none */
+	int32_t tickbuckets, nlivetickers;
 	struct sudog *sudogs;
 	int32_t nsudog, sudogcap, sudogfree; /* sudogfree: free list through next */
 	int64_t sudogs_used;

@@ -75,7 +75,7 @@ static void arm(struct sim *s, int32_t pi)
 		sim_oom(s, "events");
 }
 
-int timer_add(struct sim *s, int32_t pi, int32_t gi, int64_t when, int32_t param)
+static int add(struct sim *s, int32_t pi, int32_t gi, int64_t when, int32_t param, int32_t tick)
 {
 	struct timers *ts = &s->allp[pi].timers;
 	s->netpoll_inited = 1; /* addHeap: netpollGenericInit */
@@ -89,12 +89,19 @@ int timer_add(struct sim *s, int32_t pi, int32_t gi, int64_t when, int32_t param
 		ts->cap = cap;
 	}
 	ts->heap[ts->len] = (struct timer){ .when = when, .seq = s->timerseq++, .g = gi,
-					    .gen = s->allg[gi].parkgen, .param = param };
+					    .gen = s->allg[gi].parkgen, .param = param, .tick = tick };
 	sift_up(ts->heap, ts->len++);
 	s->ntimers++;
 	arm(s, pi); /* a new earliest: wakeNetPoller */
 	return 0;
 }
+
+int timer_add(struct sim *s, int32_t pi, int32_t gi, int64_t when, int32_t param)
+{
+	return add(s, pi, gi, when, param, -1);
+}
+
+static void ticker_run(struct sim *s, int32_t tk);
 
 int timer_check(struct sim *s, int32_t pi, int32_t runner)
 {
@@ -105,6 +112,8 @@ int timer_check(struct sim *s, int32_t pi, int32_t runner)
 	for (clean_head(s, ts); ts->len > 0 && ts->heap[0].when <= s->now; clean_head(s, ts)) {
 		struct timer t = ts->heap[0];
 		delete_min(s, ts);
+		if (t.tick >= 0)
+			ticker_run(s, t.tick); /* sendTime, then the next fire */
 		park_goready(s, -1, t.g, runner, t.param, R_TIMER); /* goroutineReady */
 		ran++;
 	}
@@ -139,4 +148,117 @@ void timers_free(struct sim *s)
 {
 	for (int32_t pi = 0; s->allp && pi < s->nprocs; pi++)
 		free(s->allp[pi].timers.heap);
+	free(s->tickers);
+	free(s->tickhash);
+}
+
+/* Tickers. */
+
+static uint32_t bucket(const struct sim *s, int32_t goid)
+{
+	return ((uint32_t)goid * 2654435761u) & (uint32_t)(s->tickbuckets - 1);
+}
+
+/* The hash doubles with the tickers it holds (at most one per bucket on
+ * average); rehashing moves chains, never tickers, so indices stay. */
+static int grow_hash(struct sim *s)
+{
+	int32_t n = s->tickbuckets ? s->tickbuckets * 2 : 16;
+	int32_t *h = malloc((size_t)n * sizeof *h);
+	if (!h)
+		return sim_oom(s, "tickers");
+	for (int32_t i = 0; i < n; i++)
+		h[i] = -1;
+	int32_t old = s->tickbuckets;
+	int32_t *oh = s->tickhash;
+	s->tickhash = h;
+	s->tickbuckets = n;
+	for (int32_t b = 0; b < old; b++)
+		for (int32_t i = oh[b], next; i >= 0; i = next) {
+			next = s->tickers[i].next;
+			uint32_t nb = bucket(s, s->tickers[i].goid);
+			s->tickers[i].next = h[nb];
+			h[nb] = i;
+		}
+	free(oh);
+	return 0;
+}
+
+/* A free ticker slot (the free list first), or -1 out of memory. */
+static int32_t ticker_slot(struct sim *s)
+{
+	if (s->tickfree > 0) {
+		int32_t i = s->tickfree - 1;
+		s->tickfree = s->tickers[i].next + 1;
+		return i;
+	}
+	if (s->ntickers == s->tickcap) {
+		int32_t cap = s->tickcap ? s->tickcap * 2 : 8;
+		struct ticker *a = realloc(s->tickers, (size_t)cap * sizeof *a);
+		if (!a)
+			return sim_oom(s, "tickers");
+		s->tickers = a;
+		s->tickcap = cap;
+	}
+	return s->ntickers++;
+}
+
+int32_t ticker_get(struct sim *s, int32_t gi, int64_t period)
+{
+	int32_t goid = s->allg[gi].goid;
+	for (int32_t i = s->tickbuckets ? s->tickhash[bucket(s, goid)] : -1; i >= 0; i = s->tickers[i].next)
+		if (s->tickers[i].goid == goid && s->tickers[i].period == period)
+			return i;
+	if (s->nlivetickers >= s->tickbuckets && grow_hash(s) != 0)
+		return -1;
+	int32_t i = ticker_slot(s);
+	if (i < 0)
+		return -1;
+	uint32_t b = bucket(s, goid);
+	s->tickers[i] = (struct ticker){ .when = s->now + period, .period = period, .goid = goid,
+					 .next = s->tickhash[b] }; /* NewTicker: when(d) */
+	s->tickhash[b] = i;
+	s->nlivetickers++;
+	return i;
+}
+
+/* unlockAndRun for a periodic timer run at now (late by delay): the next
+ * fire stays on the grid, skipping every one already past:
+ * next = when + period*(1 + delay/period). */
+static void ticker_run(struct sim *s, int32_t tk)
+{
+	struct ticker *t = &s->tickers[tk];
+	int64_t delay = s->now - t->when;
+	t->when += t->period * (1 + delay / t->period);
+}
+
+int ticker_take(struct sim *s, int32_t tk)
+{
+	if (s->tickers[tk].when > s->now)
+		return 0;
+	ticker_run(s, tk); /* chanrecv -> maybeRunChan: the due fire runs now, its value is there */
+	return 1;
+}
+
+int ticker_block(struct sim *s, int32_t pi, int32_t gi, int32_t tk)
+{
+	return add(s, pi, gi, s->tickers[tk].when, PARAM_OK, tk); /* blockTimerChan -> maybeAdd */
+}
+
+void tickers_drop(struct sim *s, int32_t goid)
+{
+	if (s->nlivetickers == 0)
+		return;
+	for (int32_t *link = &s->tickhash[bucket(s, goid)]; *link >= 0;) {
+		struct ticker *t = &s->tickers[*link];
+		if (t->goid != goid) {
+			link = &t->next;
+			continue;
+		}
+		int32_t i = *link;
+		*link = t->next;
+		t->next = s->tickfree - 1;
+		s->tickfree = i + 1;
+		s->nlivetickers--;
+	}
 }

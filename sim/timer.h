@@ -27,6 +27,33 @@
  * P's stealWork. --steal=off turns off taking other Ps' goroutines, not
  * their timers: the timer half of stealWork still runs.
  *
+ * A time.Ticker (workload op `tick`) is a periodic channel timer as Go
+ * 1.23 makes it (time/tick.go NewTicker, runtime/time.go; synchronous
+ * timer channels, asynctimerchan=0): NewTicker sets when = now + period;
+ * a receiver that blocks (chanrecv -> blockTimerChan) puts the timer on
+ * its P's heap at `when`, parked as "chan receive"; the timer runs like a
+ * sleep's (timers.check) and unlockAndRun moves it to
+ * when + period*(1 + delay/period), on the grid, skipping the fires it
+ * ran late for, before sendTime readies the receiver. While nobody
+ * receives the timer is out of the heap (needsAdd: blocked > 0), so the
+ * ticker costs nothing; the next receive runs a fire that fell due in the
+ * meantime at once (chanrecv -> maybeRunChan -> unlockAndRun): the slow
+ * receiver gets that one tick without waiting, and the fires between are
+ * lost. Tickers are found by (goid, period): one per goroutine per
+ * period, made at its first receive, dropped when the goroutine exits
+ * (a Ticker no longer referenced is collected, Go 1.23).
+ *
+ * Simplification: the runtime leaves a ticker's timer in the heap, as a
+ * zombie at its next when, after its receiver wakes (unblockTimerChan),
+ * until cleanHead or the next block; here it leaves the heap when it
+ * fires, and a block adds it again. Nothing counts zombie timers in the
+ * output. The ticker's value (the time it fired) is not modelled.
+ * Simplification: an M asleep in netpoll for the earliest timer wakes at
+ * its `when`; Go's netpoll (netpoll_epoll.go) waits whole ms, a delay
+ * under 1 ms as 1 ms, so there a timer an idle M waits for (a sleep's, a
+ * ticker's) fires up to about 1 ms late: a 1 ms ticker whose receiver
+ * works 150 us per tick wakes about every 1.2 ms.
+ *
  * Invariants (check.c): each heap is ordered; s->ntimers is the number of
  * entries in all heaps. */
 #ifndef GOSIM_TIMER_H
@@ -49,5 +76,17 @@ int64_t timer_next(struct sim *s, int32_t pi);
 /* Whether some P has a live timer due now. */
 int timer_any_due(struct sim *s);
 void timers_free(struct sim *s);
+
+/* G gi's ticker of this period (time.NewTicker at its first receive), or
+ * -1 out of memory (SIM_BROKEN). */
+int32_t ticker_get(struct sim *s, int32_t gi, int64_t period);
+/* A receive from ticker tk finds a fire due (maybeRunChan): 1, the next
+ * fire moved on; 0: nothing due, the receiver must block. */
+int ticker_take(struct sim *s, int32_t tk);
+/* blockTimerChan: G gi, just parked, waits for ticker tk's next fire on P
+ * pi's heap. Returns 0, or -1 out of memory. */
+int ticker_block(struct sim *s, int32_t pi, int32_t gi, int32_t tk);
+/* The goroutine goid exited: its tickers go. */
+void tickers_drop(struct sim *s, int32_t goid);
 
 #endif

@@ -352,6 +352,15 @@ static int compile_operand(struct wctx *c, int k, json_t *v, struct fbuf *fb)
 				       : fail(c, 0, "\"%s\" takes true", op_table[k].name);
 	case OPND_DUR:
 		return get_any_duration(c, v, &us) ? -1 : emit(c, fb, (struct op){ .kind = (uint8_t)k, .val = us });
+	case OPND_PERIOD: /* time.NewTicker: "non-positive interval for NewTicker" */
+		if (json_is_object(v))
+			return fail(c, 0, "\"%s\" takes a fixed duration (a ticker's period), not a random one",
+				    op_table[k].name);
+		if (get_duration(c, v, &us) != 0)
+			return -1;
+		return us > 0 ? emit(c, fb, (struct op){ .kind = (uint8_t)k, .val = us })
+			      : fail(c, 0, "\"%s\" takes a period above 0 (time.NewTicker panics on a non-positive one)",
+				     op_table[k].name);
 	case OPND_FUNC:
 		return compile_func_ref(c, v, fb);
 	case OPND_CHAN:

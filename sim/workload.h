@@ -49,10 +49,12 @@
 	X(WAIT, wait, "wait", OPND_WG) \
 	X(REGION, region, "region", OPND_NAME_BODY) \
 	X(REGION_END, region_end, NULL, OPND_NONE) \
-	X(END, end, NULL, OPND_NONE)
+	X(END, end, NULL, OPND_NONE) \
+	X(TICK, tick, "tick", OPND_PERIOD)
 
 /* What an op's key takes. */
-enum opnd { OPND_NONE, OPND_DUR, OPND_FUNC, OPND_CHAN, OPND_TRUE, OPND_COUNT_BODY, OPND_CHAN_BODY, OPND_CASES, OPND_MUTEX, OPND_WG, OPND_WG_N, OPND_NAME_BODY };
+enum opnd { OPND_NONE, OPND_DUR, OPND_FUNC, OPND_CHAN, OPND_TRUE, OPND_COUNT_BODY, OPND_CHAN_BODY, OPND_CASES, OPND_MUTEX, OPND_WG, OPND_WG_N, OPND_NAME_BODY,
+		 OPND_PERIOD /* a fixed duration above 0 */ };
 
 /* A select compiles to SELECT (arg: its number of cases, val: the index
  * past the select), one CASE per case (depth: enum case_kind; arg: the
@@ -69,7 +71,7 @@ struct op {
 	uint8_t depth; /* OP_REPEAT/OP_END: counter slot */
 	int32_t arg;   /* OP_GO: func; OP_SEND/RECV/CLOSE/RANGE: chan; OP_REPEAT: index of its END;
 			  OP_END: index of its REPEAT */
-	int64_t val;   /* OP_ADD: n; OP_RUN/LOOP/SYSCALL/SLEEP/NET: us; OP_REPEAT: count (-1: forever); OP_RANGE: index of its
+	int64_t val;   /* OP_ADD: n; OP_RUN/LOOP/SYSCALL/SLEEP/NET: us; OP_TICK: the period (us, fixed, > 0); OP_REPEAT: count (-1: forever); OP_RANGE: index of its
 			  RANGE_END; OP_RANGE_END: index of its RANGE */
 };
 

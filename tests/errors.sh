@@ -26,6 +26,9 @@ w unknownch.json '{"main": [{"recv": "c"}]}'
 w nomain.json '{"name": "x"}'
 w negdur.json '{"main": [{"run": -5}]}'
 w strdur.json '{"main": [{"run": "fast"}]}'
+w tickzero.json '{"main": [{"tick": 0}]}'
+w tickrand.json '{"main": [{"tick": {"exp": "1ms"}}]}'
+w tickstr.json '{"main": [{"run": 10}, {"tick": "often"}]}'
 w bigdur.json '{"main": [{"run": "99999999999999999999s"}]}'
 w bigcount.json '{"main": [{"repeat": 99999999999999999999, "body": []}]}'
 w undefparam.json '{"main": [{"run": "$t"}]}'
@@ -107,6 +110,9 @@ unknownch.json:1:20: "recv" names a channel defined in "chans"|-w unknownch.json
 nomain.json:1:1: the workload has no "main"|-w nomain.json
 negdur.json:1:19: expected a duration|-w negdur.json
 strdur.json:1:19: expected a duration|-w strdur.json
+tickzero.json:1:20: "tick" takes a period above 0|-w tickzero.json
+tickrand.json:1:20: "tick" takes a fixed duration|-w tickrand.json
+tickstr.json:1:33: expected a duration|-w tickstr.json
 bigdur.json:1:19: expected a duration|-w bigdur.json
 bigcount.json:1:41: too big integer|-w bigcount.json
 undefparam.json:1:19: unknown parameter "$t"|-w undefparam.json
