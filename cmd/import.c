@@ -10,7 +10,9 @@
  *   "chan receive"/"chan send" become recv/send on a channel named by the
  *   two sites (sender_receiver), and the unblocking goroutine gets the
  *   other end at that instant; "select" a one-case select (a recv, or an
- *   after case when no goroutine woke it); "sleep" a sleep and "network" /
+ *   after case when no goroutine woke it); a goroutine's receives woken by
+ *   no goroutine at times on a periodic grid ticks (ticker_pass), others
+ *   sleeps of the observed wait; "sleep" a sleep and "network" /
  *   "IO wait" a net of the observed wait;
  * - GoSyscallBegin..End is a syscall of the observed duration (one under
  *   half a tick is CPU time of the stint around it);
@@ -70,6 +72,9 @@ struct ig {
 	const char **open_name;
 	size_t nopen, capopen;
 	char *name;       /* the function it runs in the output */
+	struct { json_t *op; int64_t ns; } *tw; /* its channel receives woken by no user goroutine:
+						 the sleep op each became, and when it was woken */
+	size_t ntw, captw;
 };
 
 struct imp {
@@ -93,6 +98,9 @@ struct imp {
 	char bad[160];    /* a malformed trace: what, at which offset */
 };
 
+#define NOTE_TIMER_CHAN "a channel wait woken by no user goroutine (a timer, the runtime): replayed as a sleep of the observed wait"
+#define NOTE_TICKER "a channel receive woken by no user goroutine on a periodic grid (a time.Ticker): replayed as a tick of the wakes' period"
+
 static void note(struct imp *im, const char *what)
 {
 	for (int i = 0; i < im->nnotes; i++)
@@ -104,6 +112,17 @@ static void note(struct imp *im, const char *what)
 		im->notes[im->nnotes].what = what;
 		im->notes[im->nnotes++].n = 1;
 	}
+}
+
+/* One fewer of what (a sleep that became a tick); gone at none. */
+static void unnote(struct imp *im, const char *what)
+{
+	for (int i = 0; i < im->nnotes; i++)
+		if (strcmp(im->notes[i].what, what) == 0 && --im->notes[i].n == 0) {
+			memmove(&im->notes[i], &im->notes[i + 1], (size_t)(im->nnotes - i - 1) * sizeof *im->notes);
+			im->nnotes--;
+			return;
+		}
 }
 
 static size_t hash(uint64_t x) { return (size_t)(x * 0x9e3779b97f4a7c15ULL >> 17); }
@@ -216,11 +235,34 @@ static void set_cur(struct imp *im, uint64_t m, const struct ig *g)
 	im->ms[i].g = g ? g->goid : 0;
 }
 
-static void add_op(struct imp *im, struct ig *g, const char *key, json_t *v)
+static json_t *add_op(struct imp *im, struct ig *g, const char *key, json_t *v)
 {
 	json_t *o = json_object();
-	if (!o || !v || json_object_set_new(o, key, v) || json_array_append_new(g->nopen ? g->open[g->nopen - 1] : g->ops, o))
+	if (!o || !v || json_object_set_new(o, key, v) || json_array_append_new(g->nopen ? g->open[g->nopen - 1] : g->ops, o)) {
 		im->oom = 1;
+		return NULL;
+	}
+	return o;
+}
+
+/* g's receive, replayed as sleep op o, was woken at ns by no user
+ * goroutine: a candidate tick (ticker_pass). */
+static void timer_recv(struct imp *im, struct ig *g, json_t *o, int64_t ns)
+{
+	if (!o)
+		return;
+	if (g->ntw == g->captw) {
+		size_t c = g->captw ? g->captw * 2 : 16;
+		void *a = realloc(g->tw, c * sizeof *g->tw);
+		if (!a) {
+			im->oom = 1;
+			return;
+		}
+		g->tw = a;
+		g->captw = c;
+	}
+	g->tw[g->ntw].op = o;
+	g->tw[g->ntw++].ns = ns;
 }
 
 /* trace.StartRegion: the ops until its end go into a region's body. */
@@ -501,9 +543,11 @@ static void unblock(struct imp *im, struct ig *g, struct ig *w, int64_t ns, json
 			start(g, ns, G_RUNNABLE);
 			return;
 		}
-		note(im, k == B_RECV || k == B_SEND ? "a channel wait woken by no user goroutine (a timer, the runtime): replayed as a sleep of the observed wait"
+		note(im, k == B_RECV || k == B_SEND ? NOTE_TIMER_CHAN
 						     : "a wait with a reason gosim has no op for: replayed as a sleep of the observed wait");
-		add_op(im, g, "sleep", json_integer(wait_us));
+		json_t *o = add_op(im, g, "sleep", json_integer(wait_us));
+		if (k == B_RECV)
+			timer_recv(im, g, o, ns);
 	}
 	start(g, ns, G_RUNNABLE);
 }
@@ -835,6 +879,129 @@ static int names_field(json_t *w, const char *key, json_t *set)
 	return rc || json_object_set_new(w, key, a) ? -1 : 0;
 }
 
+static int by_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* The most of the n sorted phases ph (in [0, p)) that one window
+ * [f, f + tol] holds, the circle's wrap included. */
+static size_t best_window(const int64_t *ph, size_t n, int64_t p, int64_t tol)
+{
+	size_t best = 0;
+	for (size_t i = 0, j = 0; i < n; i++) { /* j: the first past ph[i] + tol, counted round the wrap */
+		if (j < i)
+			j = i;
+		while (j < i + n && (j < n ? ph[j] : ph[j - n] + p) - ph[i] <= tol)
+			j++;
+		if (j - i > best)
+			best = j - i;
+	}
+	return best;
+}
+
+/* The tick period of g's timer-woken receives, or 0 when they are not
+ * seen to be a ticker's. A time.Ticker of period P fires at start + k*P; a
+ * receive that blocks is woken when its fire's timer runs, on time or
+ * late, and a late run moves the next fire to the grid, not P after the
+ * wake (runtime/time.go unlockAndRun: when + period*(1 + delay/period)).
+ * Late by how much: an idle M sleeps in netpoll until the timer, and
+ * netpoll_epoll.go waits whole milliseconds (a delay under 1 ms as 1 ms),
+ * so even on an idle machine a real timer fires up to about 1 ms late
+ * (the 1 ms ticker twin wakes every 1.2 ms). The rule: P is the period,
+ * in ticks, within 20% of the median interval between consecutive wakes,
+ * that puts the most wakes in the window below (among equals, the one
+ * nearest the period the whole span of wakes gives: the median alone is
+ * off when lateness alternates); the wakes fit
+ * when there are at least TICK_MIN_WAKES and at least TICK_FIT_PCT % of
+ * them lie in one window [phase + k*P, phase + k*P + W] with
+ * W = P/10 + 1 ms (TICK_LATE_NS: netpoll's millisecond), and W is at most
+ * P/2: with a shorter period (under 2.5 ms) the wake times cannot tell a
+ * ticker from a loop of sleeps on Linux, and the waits stay sleeps. (A
+ * receive that found its tick waiting blocked not and left no event; a
+ * wake late from a busy P is off the window.) A loop of sleeps or
+ * time.After waits drifts off any grid by the CPU and lateness of each
+ * round; one with so little jitter that it stays in the window becomes a
+ * tick of its mean cadence. */
+#define TICK_MIN_WAKES 8
+#define TICK_FIT_PCT 75
+#define TICK_LATE_NS 1000000
+/* How many of g's wakes one window [phase + k*p, ... + w] holds (a holds
+ * n scratch values). */
+static size_t grid_fit(const struct ig *g, int64_t p, int64_t w, int64_t *a)
+{
+	size_t n = g->ntw;
+	for (size_t i = 0; i < n; i++)
+		a[i] = (g->tw[i].ns - g->tw[0].ns) % p;
+	qsort(a, n, sizeof *a, by_i64);
+	return best_window(a, n, p, w);
+}
+
+static int64_t window_of(int64_t p) { return p / 10 + TICK_LATE_NS; }
+
+/* How far p is from the period the whole span of wakes gives with p's
+ * count of periods in it. */
+static int64_t off_span(const struct ig *g, int64_t p)
+{
+	int64_t span = g->tw[g->ntw - 1].ns - g->tw[0].ns, k = (span + p / 2) / p;
+	return k > 0 ? llabs(p - span / k) : INT64_MAX;
+}
+
+static int64_t ticker_period(struct imp *im, const struct ig *g)
+{
+	size_t n = g->ntw;
+	if (n < TICK_MIN_WAKES)
+		return 0;
+	int64_t *a = malloc(n * sizeof *a);
+	if (!a) {
+		im->oom = 1;
+		return 0;
+	}
+	for (size_t i = 1; i < n; i++)
+		a[i - 1] = g->tw[i].ns - g->tw[i - 1].ns;
+	qsort(a, n - 1, sizeof *a, by_i64);
+	int64_t med = a[(n - 1) / 2], best = 0;
+	size_t fit = 0;
+	/* coarse steps of med/500 over med +- 20%, then ticks around the best */
+	int64_t step = med / 500 > TICK_NS ? med / 500 : TICK_NS;
+	for (int pass = 0; pass < 2; pass++) {
+		int64_t lo = pass ? best - step : med - med / 5, hi = pass ? best + step : med + med / 5;
+		int64_t by = pass ? TICK_NS : step;
+		for (int64_t q = lo; q <= hi; q += by) {
+			int64_t p = (q + TICK_NS / 2) / TICK_NS * TICK_NS; /* the op's period is in ticks */
+			if (p < TICK_NS || window_of(p) > p / 2)
+				continue;
+			size_t f = grid_fit(g, p, window_of(p), a);
+			if (f > fit || (f == fit && best && off_span(g, p) < off_span(g, best))) {
+				fit = f;
+				best = p;
+			}
+		}
+		if (!best)
+			break;
+	}
+	free(a);
+	return best && fit * 100 >= n * TICK_FIT_PCT ? best : 0;
+}
+
+/* Each goroutine whose timer-woken receives fit a ticker's grid gets
+ * {"tick": P} for each of them instead of a sleep of the observed wait. */
+static void ticker_pass(struct imp *im)
+{
+	for (size_t k = 0; k < im->ng && !im->oom; k++) {
+		struct ig *g = &im->g[k];
+		int64_t p = g->runtime ? 0 : ticker_period(im, g);
+		for (size_t i = 0; p > 0 && i < g->ntw && !im->oom; i++) {
+			json_object_del(g->tw[i].op, "sleep");
+			if (json_object_set_new(g->tw[i].op, "tick", json_integer(p / 1000)))
+				im->oom = 1;
+			unnote(im, NOTE_TIMER_CHAN);
+			note(im, NOTE_TICKER);
+		}
+	}
+}
+
 static json_t *workload(struct imp *im, int merge)
 {
 	struct ig *main_g = im->ng && im->g[0].goid == 1 ? &im->g[0] : NULL;
@@ -858,6 +1025,8 @@ static json_t *workload(struct imp *im, int merge)
 		json_decref(params);
 		return NULL;
 	}
+	if (!im->oom)
+		ticker_pass(im);
 	if (im->oom || name_all(im, merge, funcs, params))
 		goto fail;
 	if (!main_g)
@@ -912,6 +1081,7 @@ static void imp_free(struct imp *im)
 			json_decref(im->g[k].open[i]);
 		free(im->g[k].open);
 		free(im->g[k].open_name);
+		free(im->g[k].tw);
 	}
 	free(im->g);
 	json_decref(im->mutexes);
@@ -1072,12 +1242,6 @@ char *import_text(const uint8_t *buf, size_t n, int merge)
 	json_decref(w);
 	imp_free(&im);
 	return text;
-}
-
-static int by_i64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-	return (x > y) - (x < y);
 }
 
 /* The captured run's figures, as the replay's report gives them: makespan,

@@ -79,7 +79,41 @@ import json, sys
 a, b = (json.load(open(f))["report"]["makespan_us"] for f in sys.argv[1:])
 assert abs(a - b) <= 0.05 * a, (a, b)' "$tmp/m0.json" "$tmp/m1.json" || no "mutex: the replay's makespan is not within 5% of the run's"
 
+# Tickers: a channel receive woken by no goroutine on a periodic grid is a
+# tick. gosim's own trace of a 5 ms ticker beside two CPU-bound goroutines
+# imports to {"tick": 5000} folded into a repeat and replays to the same
+# makespan; a 1 ms ticker (its period under 2.5 ms: netpoll's millisecond
+# makes a real one indistinguishable from sleeps) stays sleeps.
+printf '%s' '{"procs": 2, "main": [{"go": "spin"}, {"go": "spin"}, {"go": "t"}, {"run": "10us"}],
+ "funcs": {"spin": [{"run": "30ms"}], "t": [{"repeat": 40, "body": [{"tick": "PERIOD"}, {"run": "300us"}]}]}}' > "$tmp/tick.in"
+for per in 5ms 1ms; do
+	sed "s/PERIOD/$per/" "$tmp/tick.in" > "$tmp/tick$per.json"
+	"$gosim" -w "$tmp/tick$per.json" -q -t "$tmp/tick$per.trace" || { no "tick $per: gosim run"; continue; }
+	"$gosim" import "$tmp/tick$per.trace" -o "$tmp/tick$per.imp.json" 2> "$tmp/err" || { no "tick $per: import"; continue; }
+	a=$("$gosim" -w "$tmp/tick$per.json" | grep '^  makespan') b=$("$gosim" -w "$tmp/tick$per.imp.json" | grep '^  makespan')
+	if [ $per = 5ms ]; then
+		grep -q '{"repeat":40,"body":\[{"tick":5000},{"run":300}\]}' "$tmp/tick$per.imp.json" || no "tick 5ms: not imported as 40 ticks of 5 ms: $(grep tick "$tmp/tick$per.imp.json")"
+		grep -q '40 x a channel receive woken by no user goroutine on a periodic grid' "$tmp/err" || no "tick 5ms: the note: $(cat "$tmp/err")"
+		[ "$a" = "$b" ] || no "tick 5ms: the replay's makespan differs: $a / $b"
+	else
+		grep -q '"tick"' "$tmp/tick$per.imp.json" && no "tick 1ms: a 1 ms period became ticks"
+		grep -q '40 x a channel wait woken by no user goroutine (a timer, the runtime): replayed as a sleep' "$tmp/err" || no "tick 1ms: the note: $(cat "$tmp/err")"
+	fi
+done
+
 data=$(dirname "$0")/data/importgo
+
+# A real 5 ms ticker (ticker5/main.go, captured here at GOMAXPROCS=2): its 30
+# timer-woken receives come back as ticks of 5 ms (to 1%), folded.
+"$gosim" import "$data/ticker5.trace" -o "$tmp/t5.json" 2> "$tmp/err" || no "ticker5: $(cat "$tmp/err")"
+python3 - "$tmp/t5.json" <<'PY' || no "ticker5: not imported as ticks of 5 ms in a repeat"
+import json, sys
+w = json.load(open(sys.argv[1]))
+body = [o for f in w["funcs"].values() for o in f if "repeat" in o]
+ticks = [o["tick"] for r in body for o in r["body"] if "tick" in o]
+assert ticks and all(abs(t - 5000) <= 50 for t in ticks), ticks
+assert not any("sleep" in o for f in w["funcs"].values() for o in f), "a sleep left"
+PY
 "$gosim" import "$data/importgo.trace" -o "$tmp/real.json" 2> "$tmp/err" || no "real trace: $(cat "$tmp/err")"
 cmp -s "$tmp/real.json" "$data/importgo.json" || { no "real trace: differs from the golden workload"; diff "$data/importgo.json" "$tmp/real.json" | head; }
 for p in 1 2 4; do

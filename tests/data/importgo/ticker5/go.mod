@@ -1,0 +1,3 @@
+module ticker5
+
+go 1.23
