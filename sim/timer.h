@@ -47,7 +47,12 @@
  * zombie at its next when, after its receiver wakes (unblockTimerChan),
  * until cleanHead or the next block; here it leaves the heap when it
  * fires, and a block adds it again. Nothing counts zombie timers in the
- * output. The ticker's value (the time it fired) is not modelled.
+ * output. The ticker's value (the time it fired) is not modelled. Every
+ * --go release gets 1.23's synchronous channel: before 1.23 (asynctimerchan)
+ * the timer stays in the heap and runs at each fire while nobody receives
+ * (sendTime into the full buffer: a timer run that readies no G), which
+ * here does not happen; what a receiver gets is the same (one stale tick,
+ * the grid kept).
  * Simplification: an M asleep in netpoll for the earliest timer wakes at
  * its `when`; Go's netpoll (netpoll_epoll.go) waits whole ms, a delay
  * under 1 ms as 1 ms, so there a timer an idle M waits for (a sleep's, a
