@@ -38,12 +38,21 @@ static int wants(const struct sim *s, int32_t mi)
 	       s->allp[mp->p].m == mi && mp->wake_at <= s->now;
 }
 
+/* M mi's CPU state becomes to; a wait's start or end is recorded. */
+static void set_cpu(struct sim *s, int32_t mi, int to)
+{
+	int from = s->allm[mi].cpu;
+	s->allm[mi].cpu = (uint8_t)to;
+	if (from != to && (from == CPU_WAIT || to == CPU_WAIT))
+		sim_emit_cpu(s, mi, from, to);
+}
+
 static int slot(const struct sim *s, int32_t c) { return 3 * s->nprocs + c; }
 
 static void enqueue(struct sim *s, int32_t mi)
 {
 	struct m *mp = &s->allm[mi];
-	mp->cpu = CPU_WAIT;
+	set_cpu(s, mi, CPU_WAIT);
 	mp->cpulink = -1;
 	if (s->cpuq_tail >= 0)
 		s->allm[s->cpuq_tail].cpulink = mi;
@@ -75,7 +84,7 @@ static int32_t free_cpu(const struct sim *s)
 /* M mi takes CPU c for a slice; its G's CPU work goes on. */
 static void run_on(struct sim *s, int32_t mi, int32_t c)
 {
-	s->allm[mi].cpu = CPU_RUN;
+	set_cpu(s, mi, CPU_RUN);
 	s->cpus[c].m = mi;
 	s->cpus[c].slice_end = s->now + s->cpu_slice_us;
 	exec_cpu_resume(s, s->allm[mi].p);
@@ -87,7 +96,7 @@ static void release_unwanted(struct sim *s)
 	for (int32_t c = 0; c < s->ncpus; c++) {
 		int32_t mi = s->cpus[c].m;
 		if (mi >= 0 && !wants(s, mi)) {
-			s->allm[mi].cpu = CPU_NONE;
+			set_cpu(s, mi, CPU_NONE);
 			s->cpus[c].m = -1;
 		}
 	}
@@ -99,7 +108,7 @@ static void release_unwanted(struct sim *s)
 		if (wants(s, mi))
 			enqueue(s, mi);
 		else
-			s->allm[mi].cpu = CPU_NONE;
+			set_cpu(s, mi, CPU_NONE);
 		mi = next;
 	}
 }

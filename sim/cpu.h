@@ -24,6 +24,11 @@
  * CPUs from Ms that no longer want them, queues the Ms that newly want
  * one (in P id order), and gives free CPUs to waiters.
  *
+ * Records: an M that starts or stops waiting (enters or leaves the queue)
+ * emits an EV_CPU record (from/to in sim.h's SIM_CPUSTATES: none, wait,
+ * run); a change between none and run emits nothing, so a consumer sees
+ * exactly the intervals an M (and its G) stalled.
+ *
  * The mechanism is on only when there are fewer CPUs than Ps (s->ncpus >
  * 0): with one CPU per P no M ever waits, and nothing changes.
  *
@@ -43,8 +48,6 @@
 #define GOSIM_CPU_H
 
 #include "state.h"
-
-enum m_cpu { CPU_NONE, CPU_WAIT, CPU_RUN };
 
 /* The default slice for n CPUs (sysctl_sched_base_slice, see above). */
 int64_t cpu_default_slice_us(int n);

@@ -127,6 +127,15 @@ void sim_emit_m(struct sim *s, int32_t mi, int from, int to)
 	emit_state(s, EV_M, goid(s, mp->curg), mp->p, mi, from, to);
 }
 
+void sim_emit_cpu(struct sim *s, int32_t mi, int from, int to)
+{
+	const struct m *mp = &s->allm[mi];
+	int32_t actor = s->actor_m;
+	s->actor_m = -1; /* the OS's scheduler acts, not an M's code */
+	emit_state(s, EV_CPU, goid(s, mp->curg), mp->p, mi, from, to);
+	s->actor_m = actor;
+}
+
 void sim_emit_p(struct sim *s, int32_t pi, int from, int to)
 {
 	const struct p *pp = &s->allp[pi];
@@ -362,6 +371,12 @@ const char *sim_pstate_name(int i)
 {
 	static const char *const names[] = { SIM_PSTATES(SIM_NAME) };
 	return name_of(names, PS__N, i);
+}
+
+const char *sim_cpustate_name(int i)
+{
+	static const char *const names[] = { SIM_CPUSTATES(SIM_NAME) };
+	return name_of(names, CPU__N, i);
 }
 
 const char *sim_ev_name(int i)

@@ -92,11 +92,14 @@ void sim_config_fill_model(struct sim_config *cfg);
 /* M and P states as the trace names them. */
 #define SIM_MSTATES(X) X(NEW, "new") X(RUNNING, "running") X(SPINNING, "spinning") X(IDLE, "idle") X(SYSCALL, "syscall")
 #define SIM_PSTATES(X) X(IDLE, "idle") X(RUNNING, "running") X(SYSCALL, "syscall")
+/* An M's CPU state under --cpus below --procs (cpu.h): wants no CPU, waits
+ * in the CPU run queue, runs on a CPU. */
+#define SIM_CPUSTATES(X) X(NONE, "none") X(WAIT, "wait") X(RUN, "run")
 
 /* Event kinds. */
 #define SIM_EVENTS(X) \
 	X(G, "g") X(STEAL, "steal") X(SPILL, "spill") X(HANDOFF, "handoff") X(PREEMPT, "preempt") \
-	X(M, "m") X(P, "p") X(SUDOG, "sudog") X(REGION, "region")
+	X(M, "m") X(P, "p") X(SUDOG, "sudog") X(REGION, "region") X(CPU, "cpu")
 
 /* Why a goroutine waits (runtime2.go's waitReason strings, as scheddetail
  * prints them). */
@@ -137,6 +140,7 @@ void sim_config_fill_model(struct sim_config *cfg);
 #define SIM_ENUM_R(K, name) R_##K,
 #define SIM_ENUM_MS(K, name) MS_##K,
 #define SIM_ENUM_PS(K, name) PS_##K,
+#define SIM_ENUM_CPU(K, name) CPU_##K,
 #define SIM_ENUM_EV(K, name) EV_##K,
 #define SIM_ENUM_WR(K, name) WR_##K,
 #define SIM_ENUM_RULE(K, name) RULE_##K,
@@ -144,6 +148,7 @@ enum sim_place { SIM_PLACES(SIM_ENUM_PL) PL__N };
 enum sim_reason { SIM_REASONS(SIM_ENUM_R) R__N };
 enum sim_mstate { SIM_MSTATES(SIM_ENUM_MS) MS__N };
 enum sim_pstate { SIM_PSTATES(SIM_ENUM_PS) PS__N };
+enum sim_cpustate { SIM_CPUSTATES(SIM_ENUM_CPU) CPU__N };
 enum sim_ev { SIM_EVENTS(SIM_ENUM_EV) EV__N };
 enum sim_waitreason { SIM_WAITREASONS(SIM_ENUM_WR) WR__N };
 enum sim_rule { SIM_RULES(SIM_ENUM_RULE) RULE__N };
@@ -154,7 +159,7 @@ struct sim_event {
 	int64_t t;
 	uint64_t seq;
 	uint8_t ev;     /* enum sim_ev */
-	uint8_t from;   /* enum sim_place (EV_G), sim_mstate (EV_M), sim_pstate (EV_P) */
+	uint8_t from;   /* enum sim_place (EV_G), sim_mstate (EV_M), sim_pstate (EV_P), sim_cpustate (EV_CPU) */
 	uint8_t to;
 	uint8_t reason; /* enum sim_reason (EV_G) */
 	int32_t g, p, m;
@@ -238,6 +243,7 @@ const char *sim_place_name(int place);
 const char *sim_reason_name(int reason);
 const char *sim_mstate_name(int st);
 const char *sim_pstate_name(int st);
+const char *sim_cpustate_name(int st);
 const char *sim_ev_name(int ev);
 const char *sim_outcome_name(int outcome);
 /* The runtime's waitReason strings ("chan receive"); "" for none. */

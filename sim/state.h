@@ -121,7 +121,7 @@ struct m {
 	uint8_t state;    /* enum sim_mstate, or MS__N for sysmon */
 	int64_t wake_at;  /* the runtime model: a spinning M sleeps (thread wake-up,
 			     usleep) until then; its P waits for it */
-	uint8_t cpu;      /* --cpus: enum m_cpu (cpu.h): wants no CPU, waits for one, runs on one */
+	uint8_t cpu;      /* --cpus: enum sim_cpustate (sim.h, cpu.h): wants no CPU, waits for one, runs on one */
 	int32_t cpulink;  /* next in the CPU run queue */
 };
 #define MS_SYSMON MS__N
@@ -350,6 +350,8 @@ int sim_emit(struct sim *s, struct sim_event *e);
 /* The fingerprint sim_summary reports, from the running hash h (sim.c). */
 uint64_t sim_fp_final(uint64_t h, int64_t events);
 void sim_emit_m(struct sim *s, int32_t mi, int from, int to);
+/* EV_CPU: M mi's CPU state changed (cpu.c emits only waits' starts and ends). */
+void sim_emit_cpu(struct sim *s, int32_t mi, int from, int to);
 void sim_emit_p(struct sim *s, int32_t pi, int from, int to);
 void sim_resetspinning(struct sim *s, int32_t mi);
 /* The M mi (-1: none) runs from here on: the events that follow carry it

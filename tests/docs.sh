@@ -16,6 +16,7 @@ need() { # need FILE PATTERN WHAT
 }
 for op in $(sh tools/names.sh ops); do need README.md "\`{\"$op\":" "op $op"; done
 for ev in $(sh tools/names.sh events); do need docs/trace-format.md "**\`ev=$ev\`" "event kind $ev"; done
+for cs in $(sh tools/names.sh cpustates); do need docs/trace-format.md "\`$cs\`" "CPU state $cs"; done
 for pl in $(sh tools/names.sh places); do need docs/trace-format.md "\`$pl\`" "place $pl"; done
 for r in $(sh tools/names.sh reasons); do need docs/trace-format.md "\`$r\`" "reason $r"; done
 sh tools/names.sh waitreasons | while IFS= read -r wr; do

@@ -146,7 +146,7 @@ def check_records(wl, trace, blocks):
         fail('%s: summary differs' % wl)
     if meta['config'] != trace['config']:
         fail('%s: config differs' % wl)
-    tables = {'g': 'place', 'm': 'mstate', 'p': 'pstate'}
+    tables = {'g': 'place', 'm': 'mstate', 'p': 'pstate', 'cpu': 'cpustate'}
     for i, (r, e) in enumerate(zip(recs, events)):
         kind = names['ev'][r[1]]
         got = dict(zip(meta['fields'][kind], r))
@@ -409,17 +409,20 @@ def main():
     with open(net, 'w') as f:
         json.dump(NET_WORKLOAD, f)
     workloads.append('net')
+    workloads.append('fanout-cpus')  # --cpus below --procs: the ev=cpu records
+    extra = {'net': ['-w', net], 'fanout-cpus': ['-w', 'fanout', '-p', '4', '--cpus=2']}
     for wl in workloads:
         jpath, hpath = os.path.join(out, wl + '.json'), os.path.join(out, wl + '.html')
         for path in (jpath, hpath):
-            subprocess.run([gosim, '-w', net if wl == 'net' else wl, '-q', '--explain', '--trace', path],
+            subprocess.run([gosim] + extra.get(wl, ['-w', wl]) + ['-q', '--explain', '--trace', path],
                            check=True)
         with open(jpath) as f:
             trace = json.load(f)
         with open(hpath, encoding='utf-8') as f:
             text = f.read()
         check_self_contained(hpath, text)
-        check_schedtick(gosim, net if wl == 'net' else wl, trace)
+        if wl != 'fanout-cpus':  # its scheddetail run would need the same --cpus
+            check_schedtick(gosim, net if wl == 'net' else wl, trace)
         blocks = data_blocks(text)
         if blocks:
             check_records(wl, trace, blocks)

@@ -15,6 +15,9 @@ for w in $("$gosim" --list-workloads | awk '/^[a-z]/ { print $1 }'); do
 	"$gosim" -w "$w" -p 4 -q --trace="$tmp/$w.json" || echo "FAIL gosim -w $w (json)"
 	"$gosim" -w "$w" -p 4 -q --trace="$tmp/$w.csv" || echo "FAIL gosim -w $w (csv)"
 done
+# --cpus below --procs: the ev=cpu records.
+"$gosim" -w fanout -p 4 --cpus=2 -q --trace="$tmp/fanout-cpus.json" || echo "FAIL gosim --cpus (json)"
+"$gosim" -w fanout -p 4 --cpus=2 -q --trace="$tmp/fanout-cpus.csv" || echo "FAIL gosim --cpus (csv)"
 # A name that needs quoting in CSV.
 mkdir "$tmp/w"
 printf '%s\n' '{"name": "quoting", "chans": {"a,\"b\"": 0}, "main": [{"go": "x, \"y\""}, {"recv": "a,\"b\""}],' \

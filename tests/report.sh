@@ -17,7 +17,7 @@ bad() { fail=$((fail + 1)); echo "FAIL $1"; sed 's/^/     /' "$T/err" | head -8;
 workloads=$("$GOSIM" --list-workloads | sed -n 's/^\([a-z0-9_-]*\) (procs.*/\1/p')
 [ -n "$workloads" ] || { echo "FAIL no built-in workloads listed"; exit 1; }
 for w in $workloads; do
-	for args in "-p 1" "-p 2" "-p 4" "-p 3 -s 7 --report-threshold=100us" "-p 2 --go=1.26"; do
+	for args in "-p 1" "-p 2" "-p 4" "-p 3 -s 7 --report-threshold=100us" "-p 2 --go=1.26" "-p 4 --cpus=2"; do
 		# shellcheck disable=SC2086 # args are words
 		if "$GOSIM" -w "$w" $args --trace "$T/t.json" --report=json >"$T/r.json" 2>"$T/err" &&
 			"$GOSIM" -w "$w" $args --report=csv >"$T/r.csv" 2>>"$T/err" &&
@@ -28,6 +28,34 @@ for w in $workloads; do
 		fi
 	done
 done
+
+# --cpus below --procs: a G whose M waits for a CPU is in cpuwait, not
+# running, so fanout's 48 workers (1ms of work each) ran exactly 48ms; the
+# rest of the time they were in place running is cpuwait (76ms before the
+# ev=cpu records existed, all counted as running).
+if "$GOSIM" -w fanout -p 4 --cpus=2 --report=json >"$T/r.json" 2>"$T/err" &&
+	/usr/bin/python3 -c '
+import json, sys
+w = json.load(open(sys.argv[1]))["time_by_function"]["worker"]["time_us"]
+ok = w["running"] == 48000 and w["cpuwait"] > 0
+print(w["running"], w["cpuwait"])
+sys.exit(0 if ok else 1)' "$T/r.json" >"$T/err" 2>&1; then
+	ok "fanout -p 4 --cpus=2: workers ran 48ms (their CPU work), the rest of running is cpuwait"
+else
+	bad "fanout -p 4 --cpus=2: workers ran 48ms (their CPU work), the rest of running is cpuwait"
+fi
+# Without CPU sharing nothing waits: cpuwait is 0 and the text has no such column.
+if "$GOSIM" -w fanout -p 4 --report=json >"$T/r.json" 2>"$T/err" &&
+	"$GOSIM" -w fanout -p 4 --report >"$T/r.txt" 2>>"$T/err" && ! grep -q cpuwait "$T/r.txt" &&
+	/usr/bin/python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+ok = all(g["time_us"]["cpuwait"] == 0 for g in r["goroutines"]) and all(m["cpuwait_us"] == 0 for m in r["threads"].values())
+sys.exit(0 if ok else 1)' "$T/r.json" >"$T/err" 2>&1; then
+	ok "with a CPU per P no goroutine or thread is in cpuwait"
+else
+	bad "with a CPU per P no goroutine or thread is in cpuwait"
+fi
 
 # Regions: nested, entered by several goroutines, with random lengths; the
 # small case's figures are also known by hand (req: 3 x 300us, inner 200us;

@@ -149,3 +149,31 @@ Test(cpu, every_builtin_workload_completes_on_fewer_cpus_than_ps)
 				run_result_free(&r);
 			}
 }
+
+/* The ev=cpu records (sim/cpu.h): each M's records alternate, a wait's
+ * start (to=wait) then its end (from=wait, to run or none); by the OS's
+ * scheduler (by_m -1); none at all with a CPU per P. */
+Test(cpu, an_m_waiting_for_a_cpu_is_recorded_from_start_to_end)
+{
+	struct run_result r = run_cpus(fanout_json, 4, 2, 0);
+	int waiting[64] = { 0 }, starts = 0;
+	for (size_t i = 0; i < r.log.n; i++) {
+		const struct sim_event *e = &r.log.ev[i];
+		if (e->ev != EV_CPU)
+			continue;
+		cr_assert(e->m >= 0 && e->m < 64);
+		cr_assert_eq(e->by_m, -1, "record %zu: the OS's scheduler acts", i);
+		cr_assert_eq(e->from == CPU_WAIT, waiting[e->m], "record %zu: M%d's records alternate", i, e->m);
+		cr_assert((e->from == CPU_WAIT) != (e->to == CPU_WAIT), "record %zu: a wait's start or end", i);
+		waiting[e->m] = e->to == CPU_WAIT;
+		starts += e->to == CPU_WAIT;
+	}
+	cr_assert_gt(starts, 0, "8 CPU-bound Gs on 4 Ps and 2 CPUs: Ms wait");
+	for (int m = 0; m < 64; m++)
+		cr_assert_eq(waiting[m], 0, "M%d's last wait ended", m);
+	run_result_free(&r);
+	struct run_result a = run_cpus(fanout_json, 4, 4, 0);
+	for (size_t i = 0; i < a.log.n; i++)
+		cr_assert_neq(a.log.ev[i].ev, EV_CPU, "a CPU per P: nothing waits, nothing recorded");
+	run_result_free(&a);
+}

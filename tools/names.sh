@@ -3,7 +3,7 @@
 # table order: the lists the docs give are generated from (and checked
 # against, by tests/docs.sh) the same rows the code is.
 #
-#   tools/names.sh ops|places|reasons|events|mstates|pstates|waitreasons|rules
+#   tools/names.sh ops|places|reasons|events|mstates|pstates|cpustates|waitreasons|rules
 set -eu
 root=$(dirname "$0")/..
 case ${1:-} in
@@ -13,9 +13,10 @@ reasons) file=sim/sim.h macro=SIM_REASONS ;;
 events) file=sim/sim.h macro=SIM_EVENTS ;;
 mstates) file=sim/sim.h macro=SIM_MSTATES ;;
 pstates) file=sim/sim.h macro=SIM_PSTATES ;;
+cpustates) file=sim/sim.h macro=SIM_CPUSTATES ;;
 waitreasons) file=sim/sim.h macro=SIM_WAITREASONS ;;
 rules) file=sim/sim.h macro=SIM_RULES ;;
-*) echo "usage: tools/names.sh ops|places|reasons|events|mstates|pstates|waitreasons|rules" >&2; exit 2 ;;
+*) echo "usage: tools/names.sh ops|places|reasons|events|mstates|pstates|cpustates|waitreasons|rules" >&2; exit 2 ;;
 esac
 # The macro's rows run from "#define MACRO(X)" to the first line without a
 # trailing backslash; each X(...) names its string in double quotes.

@@ -196,7 +196,7 @@ const char *trace_record_chan(const struct trace_names *nm, const struct sim_eve
 int trace_record_json(struct trace_out *o, const struct trace_names *nm, struct tr_clock *clk,
 		      const struct sim_event *e, const char *pre, size_t npre, const char *post, size_t npost);
 
-/* The record's state names (sim_place_name, sim_mstate_name, sim_pstate_name by kind). */
+/* The record's state names (sim_place_name, sim_mstate_name, sim_pstate_name, sim_cpustate_name by kind). */
 const char *trace_state_name(const struct sim_event *e, int v);
 
 #endif

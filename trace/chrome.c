@@ -287,6 +287,12 @@ static void on_event(struct chrome *c, const struct sim_event *e)
 			  ",\"name\":\"preempt G%d\",\"cat\":\"preempt\",\"args\":{\"g\":%d,\"ran_us\":%" PRId64 "}}",
 		       PID_P, (int)e->p, c->t, (int)e->g, (int)e->g, e->ran_us);
 		break;
+	case EV_CPU: /* --cpus: the M starts or stops waiting for a CPU */
+		m_seen(c, e->m);
+		ev_fmt(c, "{\"ph\":\"i\",\"s\":\"t\",\"pid\":%d,\"tid\":%d,\"ts\":%" PRId64
+			  ",\"name\":\"cpu %s\",\"cat\":\"cpu\",\"args\":{\"g\":%d,\"from\":\"%s\"}}",
+		       PID_M, (int)e->m, c->t, sim_cpustate_name(e->to), (int)e->g, sim_cpustate_name(e->from));
+		break;
 	case EV_SPILL:
 		ev_fmt(c, "{\"ph\":\"i\",\"s\":\"t\",\"pid\":%d,\"tid\":%d,\"ts\":%" PRId64
 			  ",\"name\":\"spill\",\"cat\":\"spill\",\"args\":{\"n\":%d}}",

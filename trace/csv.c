@@ -19,7 +19,7 @@ struct csv_state {
 	struct trace_names names;
 	int explain;
 	/* each name with its comma, for the columns ev, from/to and reason */
-	struct tr_frag ev[EV__N], place[PL__N], mstate[MS__N], pstate[PS__N], reason[R__N];
+	struct tr_frag ev[EV__N], place[PL__N], mstate[MS__N], pstate[PS__N], cpustate[CPU__N], reason[R__N];
 	struct tr_counter t, seq; /* the last record's */
 };
 
@@ -35,6 +35,7 @@ static int csv_frags(struct csv_state *c)
 {
 	return frags(c->ev, EV__N, sim_ev_name) | frags(c->place, PL__N, sim_place_name) |
 	       frags(c->mstate, MS__N, sim_mstate_name) | frags(c->pstate, PS__N, sim_pstate_name) |
+	       frags(c->cpustate, CPU__N, sim_cpustate_name) |
 	       frags(c->reason, R__N, sim_reason_name);
 }
 
@@ -74,8 +75,11 @@ static char *col_s(char *p, int have, const char *v)
 /* A state column: the name of v in the record's kind, or empty. */
 static char *col_state(char *p, const struct csv_state *c, const struct sim_event *e, int v)
 {
-	const struct tr_frag *f = e->ev == EV_G ? c->place : e->ev == EV_M ? c->mstate : c->pstate;
-	int n = e->ev == EV_G ? PL__N : e->ev == EV_M ? MS__N : PS__N;
+	const struct tr_frag *f = e->ev == EV_G ? c->place
+				  : e->ev == EV_M ? c->mstate
+				  : e->ev == EV_CPU ? c->cpustate
+						    : c->pstate;
+	int n = e->ev == EV_G ? PL__N : e->ev == EV_M ? MS__N : e->ev == EV_CPU ? CPU__N : PS__N;
 	if (v >= 0 && v < n)
 		return tr_put_frag(p, &f[v]);
 	return col_s(p, 1, trace_state_name(e, v));
@@ -89,7 +93,7 @@ static char *col_frag(char *p, const struct tr_frag *f, int n, int v, const char
 /* The fixed columns, t .. wait, each followed by its comma. */
 static int event_csv(char *buf, struct csv_state *c, const struct sim_event *e)
 {
-	int g = e->ev == EV_G, state = g || e->ev == EV_M || e->ev == EV_P;
+	int g = e->ev == EV_G, state = g || e->ev == EV_M || e->ev == EV_P || e->ev == EV_CPU;
 	int steal = e->ev == EV_STEAL;
 	char *p = tr_put_counter(buf, &c->t, e->t);
 	*p++ = ',';

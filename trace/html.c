@@ -65,24 +65,26 @@ static json_t *fields(void)
 #define TAIL_G "rule", "rule_n", "fn", "obj", "wait", "seq"
 #define TAIL "rule", "rule_n", "seq"
 	return json_pack("{s[sssssssssssssssss] s[sssssssssssss] s[sssssssssss] s[sssssssssss] s[sssssssssss]"
-			 " s[ssssssssssss] s[ssssssssssss]}",
+			 " s[ssssssssssss] s[ssssssssssss] s[ssssssssssss]}",
 			 "g", "t", "ev", "g", "p", "m", "from", "to", "from_p", "reason", "by_m", "by_p", TAIL_G,
 			 "steal", "t", "ev", "g", "p", "m", "victim", "n", "runnext", "by_m", "by_p", TAIL,
 			 "spill", "t", "ev", "g", "p", "m", "n", "by_m", "by_p", TAIL,
 			 "handoff", "t", "ev", "g", "p", "m", "from_m", "by_m", "by_p", TAIL,
 			 "preempt", "t", "ev", "g", "p", "m", "ran_us", "by_m", "by_p", TAIL,
 			 "m", "t", "ev", "g", "p", "m", "from", "to", "by_m", "by_p", TAIL,
-			 "p", "t", "ev", "g", "p", "m", "from", "to", "by_m", "by_p", TAIL);
+			 "p", "t", "ev", "g", "p", "m", "from", "to", "by_m", "by_p", TAIL,
+			 "cpu", "t", "ev", "g", "p", "m", "from", "to", "by_m", "by_p", TAIL);
 #undef TAIL_G
 #undef TAIL
 }
 
 static json_t *meta_json(const struct trace_meta *m)
 {
-	json_t *names = json_pack("{so so so so so so so}", "ev", names_of(sim_ev_name), "place",
+	json_t *names = json_pack("{so so so so so so so so}", "ev", names_of(sim_ev_name), "place",
 				  names_of(sim_place_name), "reason", names_of(sim_reason_name), "mstate",
 				  names_of(sim_mstate_name), "pstate", names_of(sim_pstate_name), "wait",
-				  names_of(sim_waitreason_name), "rule", names_of(sim_rule_name));
+				  names_of(sim_waitreason_name), "rule", names_of(sim_rule_name), "cpustate",
+				  names_of(sim_cpustate_name));
 	return json_pack("{s{sssi} ss si si so so so so}", "gosim", "version", GOSIM_VERSION, "schema",
 			 TRACE_SCHEMA, "workload", m->workload ? m->workload : "", "procs", m->procs, "main_fn",
 			 m->main_fn, "names", names, "fields", fields(), "funcs",

@@ -11,6 +11,8 @@ const char *trace_state_name(const struct sim_event *e, int v)
 {
 	if (e->ev == EV_G)
 		return sim_place_name(v);
+	if (e->ev == EV_CPU)
+		return sim_cpustate_name(v);
 	return e->ev == EV_M ? sim_mstate_name(v) : sim_pstate_name(v);
 }
 

@@ -150,7 +150,8 @@ struct report *report_open(const struct trace_meta *tm, const struct report_opts
 					.chan_names = copy_names(tm->chan_names, tm->nchans),
 					.nregions = tm->nregions,
 					.region_names = copy_names(tm->region_names, tm->nregions),
-					.threshold_us = opts->threshold_us, .why_g = opts->why_g };
+					.threshold_us = opts->threshold_us, .why_g = opts->why_g,
+					.cpus = tm->cfg.cpus > 0 && tm->cfg.cpus < tm->procs };
 	struct report_meta *meta = &r->meta;
 	if (tm->config_json && !(meta->config_json = strdup(tm->config_json))) {
 		report_free(r);
@@ -242,6 +243,8 @@ static int m_category(const struct report *r, int32_t mi, int st)
 {
 	if (mi == r->meta.sysmon_m)
 		return MK_SYSMON;
+	if (r->ms[mi].cpuwait)
+		return MK_CPUWAIT;
 	switch (st) {
 	case MS_RUNNING: return MK_RUNNING;
 	case MS_SPINNING: return MK_SPINNING;
@@ -292,6 +295,27 @@ static int on_m(struct report *r, const struct sim_event *e)
 		insys += r->ms[i].state == MS_SYSCALL;
 	if (insys > r->peak.syscall_ms)
 		r->peak.syscall_ms = insys;
+	return 0;
+}
+
+static int charge(struct report *r, struct rg *gp, int64_t t);
+
+/* An M starts or stops waiting for a CPU: its time, and its running G's,
+ * go to cpuwait meanwhile. */
+static int on_cpu(struct report *r, const struct sim_event *e)
+{
+	if (e->m < 0 || e->m >= r->nm)
+		return 0;
+	struct rm *mp = &r->ms[e->m];
+	mp->t[m_category(r, e->m, mp->state)] += e->t - mp->since;
+	mp->since = e->t;
+	mp->cpuwait = e->to == CPU_WAIT;
+	if (e->g < 1 || e->g > r->ng || r->gs[e->g - 1].place != PL_RUNNING)
+		return 0;
+	struct rg *gp = &r->gs[e->g - 1];
+	if (charge(r, gp, e->t) != 0)
+		return -1;
+	gp->cpuwait = mp->cpuwait;
 	return 0;
 }
 
@@ -361,7 +385,7 @@ static int charge(struct report *r, struct rg *gp, int64_t t)
 {
 	int64_t dt = t - gp->since;
 	gp->since = t;
-	int k = time_kind(gp->place);
+	int k = gp->place == PL_RUNNING && gp->cpuwait ? TK_CPUWAIT : time_kind(gp->place);
 	if (k >= 0)
 		gp->t[k] += dt;
 	else if (gp->place == PL_WAITING)
@@ -519,6 +543,7 @@ static int on_g(struct report *r, const struct sim_event *e)
 		r->nlive--;
 	}
 	gp->place = e->to;
+	gp->cpuwait = e->to == PL_RUNNING && e->m >= 0 && e->m < r->nm && r->ms[e->m].cpuwait;
 	return 0;
 }
 
@@ -580,6 +605,7 @@ int report_event(struct report *r, const struct sim_event *e)
 		return 0;
 	case EV_PREEMPT: r->cnt.preempt_slice++; return 0;
 	case EV_REGION: return on_region(r, e);
+	case EV_CPU: return on_cpu(r, e);
 	}
 	return 0;
 }

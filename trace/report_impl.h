@@ -6,13 +6,15 @@
 
 #include "report.h"
 
-/* Where a G's time goes, besides blocked (per wait key). */
-enum tk { TK_RUNNING, TK_RUNNEXT, TK_LOCAL, TK_GLOBAL, TK_SYSCALL, TK__N };
+/* Where a G's time goes, besides blocked (per wait key). cpuwait: running
+ * in the scheduler's view, but its M waits for a CPU (--cpus, EV_CPU). */
+enum tk { TK_RUNNING, TK_RUNNEXT, TK_LOCAL, TK_GLOBAL, TK_SYSCALL, TK_CPUWAIT, TK__N };
 /* A P's time: a G runs on it, its M spins, idle, held by an M in a
  * syscall, owned by an M between goroutines. */
 enum pk { PK_BUSY, PK_SPINNING, PK_IDLE, PK_SYSCALL, PK_SCHED, PK__N };
-/* An M's time, from the M records' states (sysmon apart). */
-enum mk { MK_RUNNING, MK_SPINNING, MK_SYSCALL, MK_PARKED, MK_STARTING, MK_SYSMON, MK__N };
+/* An M's time, from the M records' states (sysmon apart); cpuwait: it
+ * waits for a CPU (EV_CPU), whatever its M state. */
+enum mk { MK_RUNNING, MK_SPINNING, MK_SYSCALL, MK_PARKED, MK_STARTING, MK_SYSMON, MK_CPUWAIT, MK__N };
 
 struct hmap {
 	int64_t *keys, *vals;
@@ -45,6 +47,7 @@ struct rg {
 	int32_t region;      /* its innermost open region (index into report.regs), -1 */
 	int16_t entry_p;
 	uint8_t place, entry_place, entry_reason;
+	uint8_t cpuwait;     /* running, and its M waits for a CPU */
 };
 
 struct rp {
@@ -61,6 +64,7 @@ struct rm {
 	int64_t since, born, t[MK__N];
 	int32_t p;
 	uint8_t state;
+	uint8_t cpuwait;     /* waits for a CPU (EV_CPU to=wait) */
 };
 
 struct open_wait {
@@ -108,6 +112,7 @@ struct report_meta {
 	char **func_names, **chan_names, **region_names;
 	int64_t threshold_us;
 	int32_t why_g;
+	int cpus;            /* the run shares fewer CPUs than Ps (--cpus): the text shows cpuwait */
 };
 
 struct report {

@@ -5,9 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const tk_names[TK__N] = { "running", "runnext", "local", "global", "syscall" };
+static const char *const tk_names[TK__N] = { "running", "runnext", "local", "global", "syscall", "cpuwait" };
 static const char *const pk_names[PK__N] = { "busy", "spinning", "idle", "syscall", "between_gs" };
-static const char *const mk_names[MK__N] = { "running", "spinning", "syscall", "parked", "starting", "sysmon" };
+static const char *const mk_names[MK__N] = { "running", "spinning", "syscall", "parked", "starting", "sysmon",
+							      "cpuwait" };
 
 /* ---- names ---------------------------------------------------------- */
 
@@ -546,12 +547,23 @@ static void text_latency(FILE *f, const struct report *r)
 	}
 }
 
-static void text_split_row(FILE *f, const char *label, int64_t n, int64_t life, const int64_t *t, int64_t blocked)
+/* The cpuwait column, shown only for a run with --cpus below --procs. */
+static void text_cpuwait(FILE *f, const struct report *r, const char *head, int64_t us)
+{
+	char b[32];
+	if (r->meta.cpus)
+		fprintf(f, " %11s", head ? head : ms(b, us));
+	fputc('\n', f);
+}
+
+static void text_split_row(FILE *f, const struct report *r, const char *label, int64_t n, int64_t life,
+			   const int64_t *t, int64_t blocked)
 {
 	char b[8][32];
-	fprintf(f, "  %-12s %6" PRId64 " %12s %11s %11s %11s %11s %11s %11s\n", label, n, ms(b[0], life),
+	fprintf(f, "  %-12s %6" PRId64 " %12s %11s %11s %11s %11s %11s %11s", label, n, ms(b[0], life),
 		ms(b[1], t[TK_RUNNING]), ms(b[2], t[TK_RUNNEXT]), ms(b[3], t[TK_LOCAL]), ms(b[4], t[TK_GLOBAL]),
 		ms(b[5], t[TK_SYSCALL]), ms(b[6], blocked));
+	text_cpuwait(f, r, NULL, t[TK_CPUWAIT]);
 }
 
 static void text_blocked(FILE *f, const struct report *r, const int64_t *blocked, const uint8_t *seen)
@@ -569,20 +581,21 @@ static void text_blocked(FILE *f, const struct report *r, const int64_t *blocked
 		fputc('\n', f);
 }
 
-static const char split_head[] = "  %-12s %6s %12s %11s %11s %11s %11s %11s %11s\n";
+static const char split_head[] = "  %-12s %6s %12s %11s %11s %11s %11s %11s %11s";
 
 static void text_functions(FILE *f, const struct report *r, const struct fagg *fa)
 {
 	fputs("\ntime by function (totals over its goroutines; each goroutine's split sums to its lifetime)\n", f);
 	fprintf(f, split_head, "function", "Gs", "lifetime", "running", "runnext", "local", "global", "syscall",
 		"blocked");
+	text_cpuwait(f, r, "cpuwait", 0);
 	for (int32_t fn = 0; fn <= r->meta.nfuncs; fn++) {
 		if (fa[fn].ngs == 0)
 			continue;
 		int64_t bl = 0;
 		for (int64_t k = 0; k < r->nkeys; k++)
 			bl += fa[fn].blocked[k];
-		text_split_row(f, fn_name(r, fn), fa[fn].ngs, fa[fn].life, fa[fn].t, bl);
+		text_split_row(f, r, fn_name(r, fn), fa[fn].ngs, fa[fn].life, fa[fn].t, bl);
 		text_blocked(f, r, fa[fn].blocked, fa[fn].seen);
 	}
 }
@@ -619,15 +632,17 @@ static void text_goroutines(FILE *f, const struct report *r)
 		fputs("\ngoroutines\n", f);
 	fprintf(f, split_head, "G function", "", "lifetime", "running", "runnext", "local", "global", "syscall",
 		"blocked");
+	text_cpuwait(f, r, "cpuwait", 0);
 	for (int64_t i = 0; i < n; i++) {
 		const struct rg *gp = &r->gs[top[i]];
 		char label[64];
 		snprintf(label, sizeof label, "G%" PRId64 " %s", top[i] + 1, fn_name(r, gp->fn));
 		fprintf(f, "  %-19s", label);
 		char b[8][32];
-		fprintf(f, " %12s %11s %11s %11s %11s %11s %11s\n", ms(b[0], lifetime(r, gp)), ms(b[1], gp->t[TK_RUNNING]),
+		fprintf(f, " %12s %11s %11s %11s %11s %11s %11s", ms(b[0], lifetime(r, gp)), ms(b[1], gp->t[TK_RUNNING]),
 			ms(b[2], gp->t[TK_RUNNEXT]), ms(b[3], gp->t[TK_LOCAL]), ms(b[4], gp->t[TK_GLOBAL]),
 			ms(b[5], gp->t[TK_SYSCALL]), ms(b[6], blocked_total(r, gp)));
+		text_cpuwait(f, r, NULL, gp->t[TK_CPUWAIT]);
 	}
 }
 
@@ -644,12 +659,13 @@ static void text_procs_threads(FILE *f, const struct report *r)
 			pct);
 	}
 	fputs("\nthreads (M: from its creation to the end)\n", f);
-	fprintf(f, "  %-5s %12s %12s %12s %12s %12s %12s\n", "M", "running", "spinning", "syscall", "parked",
-		"starting", "sysmon");
+	fprintf(f, "  %-5s %12s %12s %12s %12s %12s %12s%s\n", "M", "running", "spinning", "syscall", "parked",
+		"starting", "sysmon", r->meta.cpus ? "      cpuwait" : "");
+	int nk = r->meta.cpus ? MK__N : MK_CPUWAIT;
 	for (int32_t m = 0; m < r->nm; m++) {
 		const int64_t *t = r->ms[m].t;
 		fprintf(f, "  M%-4d", (int)m);
-		for (int k = 0; k < MK__N; k++)
+		for (int k = 0; k < nk; k++)
 			fprintf(f, " %12s", ms(b[k], t[k]));
 		fputc('\n', f);
 	}

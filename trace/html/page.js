@@ -459,6 +459,9 @@ function describe(j) {
 			return 'M' + m + ' created' + (m === 1 ? ' (sysmon)' : m === 0 ? ' (the main thread)' : '');
 		return 'M' + m + ': ' + from + ' → ' + to + (p >= 0 ? ' with P' + p : '') + (G[j] >= 0 ? ', G' + G[j] : '');
 	}
+	if (names.ev[ev] === 'cpu')
+		return 'M' + m + ' CPU: ' + (names.cpustate[FR[j]] || '?') + ' → ' + (names.cpustate[TO[j]] || '?') +
+			(G[j] >= 0 ? ', G' + G[j] + (TO[j] === names.cpustate.indexOf('wait') ? ' stalls' : ' goes on') : '');
 	if (ev === EV_P)
 		return 'P' + p + ': ' + stateName(j, FR[j]) + ' → ' + stateName(j, TO[j]) + (m >= 0 ? ' on M' + m : '');
 	return (names.ev[ev] || 'record') + ' on P' + p;
