@@ -194,7 +194,7 @@ struct sim *sim_new(const struct sim_config *cfg, const struct program *prog,
 	rng_init(&s->rng_steal, cfg->seed, RNG_STEAL);
 	rng_init(&s->rng_select, cfg->seed, RNG_SELECT);
 	/* per P: CPU-done, timer and its M's wake-up slots; per CPU (--cpus): its slice end */
-	if (evq_init(&s->evq, 3 * s->nprocs + (cfg->cpus < s->nprocs ? cfg->cpus : 0) + 1) != 0 || cpu_init(s) != 0)
+	if (evq_init(&s->evq, 3 * s->nprocs + (cfg->cpus < s->nprocs ? cfg->cpus : 0)) != 0 || cpu_init(s) != 0)
 		goto fail;
 	s->allp = calloc((size_t)s->nprocs, sizeof *s->allp);
 	s->chans = calloc((size_t)prog->nchans + 1, sizeof *s->chans);
@@ -236,8 +236,6 @@ static void handle(struct sim *s, const struct evq_item *it)
 		; /* nothing changes but the clock: sched_all runs the M's findRunnable */
 	else if (it->kind == EVQ_CPU_SLICE)
 		cpu_slice_end(s, it->id);
-	else if (it->kind == EVQ_NETPOLL_WAKE)
-		netpoll_wake(s); /* the runtime model: epoll_wait timed out */
 	else { /* EVQ_TIMER: an instant at a P's earliest timer; the scheduler runs it */
 		netpoll_timer_wake(s); /* findRunnable's pollUntil */
 		timer_wake(s, it->id);

@@ -19,9 +19,7 @@
  * findRunnable: its thread has woken (--thread-wake), or runqgrab's
  * usleep(3) is over (sched.h). */
 /* EVQ_CPU_SLICE (--cpus): CPU id's time slice ends (cpu.h). */
-/* EVQ_NETPOLL_WAKE (the runtime model): the epoll_wait of the M blocked in
- * netpoll times out (netpoll.h). */
-enum evq_kind { EVQ_CPU_DONE, EVQ_SYSCALL_DONE, EVQ_TIMER, EVQ_NET_READY, EVQ_MWAKE, EVQ_CPU_SLICE, EVQ_NETPOLL_WAKE };
+enum evq_kind { EVQ_CPU_DONE, EVQ_SYSCALL_DONE, EVQ_TIMER, EVQ_NET_READY, EVQ_MWAKE, EVQ_CPU_SLICE };
 
 struct evq_item {
 	int64_t t;

@@ -4,7 +4,6 @@
 #include "park.h"
 #include "proc.h"
 #include "runq.h"
-#include "timer.h"
 
 #define NETPOLL_SYSMON_US 10000 /* sysmon: lastpoll+10*1000*1000 < now */
 
@@ -62,11 +61,8 @@ int32_t netpoll_poll(struct sim *s, int32_t pi)
 	return gi;
 }
 
-static int32_t wake_slot(const struct sim *s) { return s->evq.nslots - 1; }
-
 static void returned(struct sim *s)
 {
-	evq_cancel(&s->evq, wake_slot(s)); /* the runtime model's epoll_wait timeout */
 	s->netpoll_blocked = 0;
 	s->lastpoll = s->now;
 	s->sysmon_dirty = 1;
@@ -91,59 +87,9 @@ int netpoll_block_return(struct sim *s, int32_t *pi, int32_t *gi)
 	return 1;
 }
 
-int64_t netpoll_wait_end(int64_t now, int64_t poll_until, int64_t slack_us)
-{
-	if (poll_until == INT64_MAX)
-		return INT64_MAX; /* delay < 0: waitms = -1, blocks */
-	int64_t delay = poll_until - now, waitms; /* in us here, ns in Go */
-	if (delay <= 0)
-		return now; /* delay == 0: waitms = 0 */
-	if (delay < 1000)
-		waitms = 1; /* delay < 1e6 */
-	else if (delay < 1000000000000)
-		waitms = delay / 1000; /* delay < 1e15: int32(delay / 1e6) */
-	else
-		waitms = 1000000000; /* waitms = 1e9 */
-	int64_t slack = waitms > slack_us ? waitms : slack_us; /* timeout/1000, in us: waitms */
-	return now + waitms * 1000 + slack;
-}
-
-/* pollUntil: the earliest live timer on any P (checkTimersNoP), or
- * INT64_MAX. */
-static int64_t poll_until(struct sim *s)
-{
-	int64_t t = INT64_MAX;
-	for (int32_t pi = 0; pi < s->nprocs; pi++) {
-		int64_t w = s->allp[pi].timers.len > 0 ? timer_next(s, pi) : INT64_MAX;
-		if (w < t)
-			t = w;
-	}
-	return t;
-}
-
-/* The runtime model: the M blocks in netpoll(delay) until pollUntil's
- * rounded time (netpoll_wait_end). Returns 0 if delay == 0 (a timer is due
- * now): netpoll(0) returns at once, and the M does not block. */
-static int epoll_wait_block(struct sim *s)
-{
-	s->netpoll_until = poll_until(s);
-	s->netpoll_wake_at = netpoll_wait_end(s->now, s->netpoll_until, s->cfg.sysmon_slack_us);
-	if (s->netpoll_wake_at <= s->now) {
-		s->lastpoll = s->now;
-		return 0;
-	}
-	if (s->netpoll_wake_at == INT64_MAX)
-		evq_cancel(&s->evq, wake_slot(s));
-	else if (evq_schedule(&s->evq, wake_slot(s), s->netpoll_wake_at, EVQ_NETPOLL_WAKE, 0, 0) != 0)
-		sim_oom(s, "events");
-	return 1;
-}
-
 void netpoll_block(struct sim *s)
 {
 	if (s->netpoll_inited && !s->netpoll_blocked && (s->netpoll_waiters > 0 || s->ntimers > 0)) {
-		if (s->cfg.model == MODEL_RUNTIME && !epoll_wait_block(s))
-			return;
 		s->netpoll_blocked = 1; /* sched.lastpoll.Swap(0) */
 		s->sysmon_dirty = 1;
 	}
@@ -151,36 +97,8 @@ void netpoll_block(struct sim *s)
 
 void netpoll_timer_wake(struct sim *s)
 {
-	if (s->netpoll_blocked && s->cfg.model != MODEL_RUNTIME)
+	if (s->netpoll_blocked)
 		returned(s);
-}
-
-void netpoll_wake(struct sim *s)
-{
-	if (!s->netpoll_blocked)
-		return;
-	returned(s);
-	if (!timer_any_due(s))
-		netpoll_block(s); /* woke early (whole ms): findRunnable polls again */
-}
-
-void netpoll_timer_added(struct sim *s, int64_t when)
-{
-	if (s->cfg.model != MODEL_RUNTIME)
-		return;
-	if (s->netpoll_blocked) {
-		if (when >= s->netpoll_until)
-			return;
-		returned(s); /* pollerPollUntil > when: netpollBreak */
-		netpoll_block(s);
-	} else if (s->npidle > 0 && s->nmspinning == 0) {
-		netpoll_block(s); /* lastpoll != 0: wakep; that M blocks in netpoll */
-	}
-}
-
-int netpoll_timers_hidden(const struct sim *s)
-{
-	return s->cfg.model == MODEL_RUNTIME && s->netpoll_blocked;
 }
 
 int netpoll_sysmon(struct sim *s)

@@ -45,42 +45,8 @@ int32_t netpoll_poll(struct sim *s, int32_t pi);
 int netpoll_block_return(struct sim *s, int32_t *pi, int32_t *gi);
 /* findRunnable's drop-P path: this M blocks in netpoll if it should. */
 void netpoll_block(struct sim *s);
-/* The earliest timer fell due: an M blocked in netpoll returns (the seed
- * model; the runtime model's returns when its epoll_wait times out). */
+/* The earliest timer fell due: an M blocked in netpoll returns. */
 void netpoll_timer_wake(struct sim *s);
-/* netpoll_epoll.go netpoll(delay), the wait findRunnable's blocking
- * netpoll makes for pollUntil (proc.go: delay := pollUntil - now, 0 if
- * negative; -1, blocking, with no timer: poll_until INT64_MAX):
- *	if delay < 0 { waitms = -1 } else if delay == 0 { waitms = 0 }
- *	else if delay < 1e6 { waitms = 1 }
- *	else if delay < 1e15 { waitms = int32(delay / 1e6) }
- *	else { waitms = 1e9 }
- *	n, errno := syscall.EpollWait(epfd, events[:], int32(len(events)), waitms)
- * so the M wakes whole milliseconds later, a delay under 1 ms as 1 ms, and
- * a truncated one early (findRunnable then finds nothing, blocks again
- * with the remainder, under 1 ms: 1 ms more). Linux's epoll_wait sleeps
- * on an hrtimer with the task's timer slack (fs/eventpoll.c ep_poll:
- * slack = select_estimate_accuracy(), fs/select.c: the larger of
- * current->timer_slack_ns and 0.1% of the timeout), and wakes at its end,
- * as usleep does (sysmon.h): the model adds the same figure,
- * cfg.sysmon_slack_us, or waitms us if larger. Returns when the M wakes,
- * INT64_MAX if it blocks until woken, `now` if it does not wait. */
-int64_t netpoll_wait_end(int64_t now, int64_t poll_until, int64_t slack_us);
-/* EVQ_NETPOLL_WAKE: the blocked M's epoll_wait timed out: it returns,
- * and blocks again if no timer is due yet (it woke early).
- * Simplification: an early wake does not show the M taking an idle P,
- * finding nothing and dropping it (findRunnable's `goto top`). */
-void netpoll_wake(struct sim *s);
-/* wakeNetPoller: a timer at `when` was added. In the runtime model an M
- * blocked in netpoll for a later pollUntil is woken (netpollBreak) and
- * blocks again for the new earliest; with none blocked, wakep (an idle P,
- * no spinning M) starts an M that finds nothing and blocks in netpoll.
- * Simplification: that break and re-block, and that wakep's M, take no
- * time and show no P or M: the blocked M is one of the idle ones. */
-void netpoll_timer_added(struct sim *s, int64_t when);
-/* The runtime model, an M blocked in netpoll: a timer due on an idle P is
- * not work an idle P finds until that M's epoll_wait times out. */
-int netpoll_timers_hidden(const struct sim *s);
 /* sysmon's netpoll: returns 1 if it injected Gs. */
 int netpoll_sysmon(struct sim *s);
 /* When sysmon's next poll falls due (INT64_MAX: not while one blocks). */

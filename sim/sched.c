@@ -154,13 +154,11 @@ void sched_execute(struct sim *s, int32_t pi, const struct found *f)
 
 /* Work an idle P could find: the global queue, (stealing on) any G in
  * another P's runnext or ring (idle Ps' queues are always empty), or a
- * timer due on any P (its M sleeps in netpoll until the earliest; in the
- * runtime model that M wakes when its epoll_wait times out, netpoll.h), or
- * Gs ready in the poller that no blocked M will return. */
+ * timer due on any P (its M sleeps in netpoll until the earliest), or Gs
+ * ready in the poller that no blocked M will return. */
 int sched_reachable_work(struct sim *s)
 {
-	return s->runq.size > 0 || (s->cfg.steal && s->nqueued > 0) ||
-	       (!netpoll_timers_hidden(s) && timer_any_due(s)) ||
+	return s->runq.size > 0 || (s->cfg.steal && s->nqueued > 0) || timer_any_due(s) ||
 	       (s->netready.size > 0 && !s->netpoll_blocked);
 }
 

@@ -40,7 +40,7 @@ struct sim_config {
 	uint64_t seed;
 	int64_t sysmon_period_us; /* sysmon's period (fixed), or its first delay (adaptive) */
 	enum sim_sysmon sysmon;   /* fixed period, or the runtime's back-off */
-	int64_t sysmon_slack_us;  /* added to every sleep and, runtime model, netpoll wait (Linux timer slack) */
+	int64_t sysmon_slack_us;  /* added to every sleep (Linux timer slack) */
 	int64_t slice_us;       /* forcePreemptNS */
 	int64_t max_threads;    /* sched.maxmcount */
 	int64_t schedtrace_ms;  /* 0: no schedtrace callbacks */

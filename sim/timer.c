@@ -3,7 +3,6 @@
 
 #include <stdlib.h>
 
-#include "netpoll.h"
 #include "park.h"
 
 static int before(const struct timer *a, const struct timer *b)
@@ -94,7 +93,6 @@ static int add(struct sim *s, int32_t pi, int32_t gi, int64_t when, int32_t para
 	sift_up(ts->heap, ts->len++);
 	s->ntimers++;
 	arm(s, pi); /* a new earliest: wakeNetPoller */
-	netpoll_timer_added(s, when);
 	return 0;
 }
 

@@ -4,7 +4,6 @@
 
 #include "../sim/sched.h"
 #include "../sim/park.h"
-#include "../sim/netpoll.h"
 #include "../sim/timer.h"
 #include "helpers.h"
 
@@ -147,62 +146,4 @@ Test(timer, a_timer_for_an_earlier_park_is_stale_and_dropped)
 	cr_assert_eq(s->ntimers, 0);
 	sim_free(s);
 	program_free((struct program *)prog);
-}
-
-/* The runtime model with only the timer slack set: no costs, no thread
- * wake time, so a wake-up's time is the netpoll rule's alone. */
-static struct sim_config runtime_slack_config(int procs, int64_t slack_us)
-{
-	struct sim_config cfg = cfg_check(procs);
-	cfg.model = MODEL_RUNTIME;
-	cfg.sysmon_slack_us = slack_us;
-	return cfg;
-}
-
-Test(timer, the_epoll_wait_rounds_a_delay_to_whole_ms_and_adds_the_timer_slack)
-{
-	cr_assert_eq(netpoll_wait_end(0, 1500, 70), 1070, "1.5 ms: 1 ms (truncated) + slack");
-	cr_assert_eq(netpoll_wait_end(1070, 1500, 70), 2140, "the 430 us left: 1 ms + slack");
-	cr_assert_eq(netpoll_wait_end(0, 300, 70), 1070, "under 1 ms: 1 ms");
-	cr_assert_eq(netpoll_wait_end(0, 3000, 0), 3003, "whole ms, no slack: 0.1% of the timeout still");
-	cr_assert_eq(netpoll_wait_end(0, 200000, 70), 200000 + 200, "0.1% of 200 ms beats the slack");
-	cr_assert_eq(netpoll_wait_end(40, 40, 70), 40, "delay 0: no wait");
-	cr_assert_eq(netpoll_wait_end(0, INT64_MAX, 70), INT64_MAX, "no timer: blocks");
-}
-
-Test(timer, a_lone_sleep_of_1500us_wakes_after_two_whole_ms_epoll_waits)
-{
-	struct sim_config cfg = runtime_slack_config(1, 70);
-	struct run_result r;
-	run_text("{\"main\": [{\"sleep\": \"1500us\"}, {\"run\": 10}]}", &cfg, &r);
-	cr_assert_eq(r.status, SIM_DONE, "%s", r.msg);
-	long park = evlog_find(&r.log, 0, EV_G, 1, PL_WAITING);
-	cr_assert_geq(park, 0);
-	long wake = evlog_find(&r.log, (size_t)park, EV_G, 1, PL_RUNNEXT);
-	cr_assert_geq(wake, 0);
-	cr_assert_eq(r.log.ev[wake].reason, R_TIMER);
-	/* netpoll(1.5ms) waits 1 ms + 70 us, wakes early, netpoll(430us)
-	 * waits 1 ms + 70 us more: 2140 us, not 1500. */
-	cr_assert_eq(r.log.ev[wake].t, r.log.ev[park].t + 2140);
-	run_result_free(&r);
-}
-
-Test(timer, a_sleep_on_a_p_running_go_code_fires_on_time_in_its_checktimers)
-{
-	struct sim_config cfg = runtime_slack_config(2, 70);
-	struct run_result r;
-	/* s sleeps on P0, where main goes on running and yielding every
-	 * 50 us; P1 idles, its M blocked in netpoll for s's timer. */
-	run_text("{\"main\": [{\"go\": \"s\"}, {\"repeat\": 60, \"body\": [{\"run\": 50}, {\"gosched\": true}]}],"
-		 " \"funcs\": {\"s\": [{\"sleep\": \"1500us\"}, {\"run\": 10}]}}", &cfg, &r);
-	cr_assert_eq(r.status, SIM_DONE, "%s", r.msg);
-	long park = evlog_find(&r.log, 0, EV_G, 2, PL_WAITING);
-	cr_assert_geq(park, 0);
-	long wake = evlog_find(&r.log, (size_t)park, EV_G, 2, PL_RUNNEXT);
-	cr_assert_geq(wake, 0);
-	cr_assert_eq(r.log.ev[wake].reason, R_TIMER);
-	cr_assert_eq(r.log.ev[wake].p, r.log.ev[park].from_p, "the owner's own checkTimers ran it");
-	int64_t late = r.log.ev[wake].t - (r.log.ev[park].t + 1500);
-	cr_assert(late >= 0 && late < 50, "late by %lld us: at main's next schedule, not netpoll's 2140", (long long)late);
-	run_result_free(&r);
 }
