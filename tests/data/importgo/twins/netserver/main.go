@@ -8,46 +8,12 @@
 package main
 
 import (
-	"fmt"
 	"io"
 	"net"
-	"os"
-	"runtime/trace"
 	"sync"
-	"syscall"
+
+	"twins/tw"
 )
-
-var sink uint64
-
-//go:noinline
-func step(x uint64) uint64 { return x*6364136223846793005 + 1442695040888963407 }
-
-// spin does about us microseconds of work that calls a function each time
-// (gosim's run): 500 iterations a microsecond on this machine.
-func spin(us int) {
-	x := sink
-	for i := 0; i < us*500; i++ {
-		x = step(x)
-	}
-	sink += x & 1
-}
-
-func start() *os.File {
-	f, err := os.Create(os.Args[1])
-	if err != nil {
-		panic(err)
-	}
-	if err := trace.Start(f); err != nil {
-		panic(err)
-	}
-	return f
-}
-
-func stop(f *os.File) {
-	trace.Stop()
-	f.Close()
-	putCPU()
-}
 
 func handle(c net.Conn) {
 	defer c.Close()
@@ -56,7 +22,7 @@ func handle(c net.Conn) {
 		if _, err := io.ReadFull(c, buf); err != nil {
 			return
 		}
-		spin(100)
+		tw.Spin(100)
 		if _, err := c.Write(buf); err != nil {
 			return
 		}
@@ -88,7 +54,7 @@ func client(addr string, wg *sync.WaitGroup) {
 		if _, err := io.ReadFull(c, buf); err != nil {
 			panic(err)
 		}
-		spin(30)
+		tw.Spin(30)
 	}
 }
 
@@ -97,7 +63,7 @@ func main() {
 	if err != nil {
 		panic(err)
 	}
-	f := start()
+	f := tw.Start()
 	go serve(l)
 	var wg sync.WaitGroup
 	wg.Add(4)
@@ -105,19 +71,6 @@ func main() {
 		go client(l.Addr().String(), &wg)
 	}
 	wg.Wait()
-	stop(f)
+	tw.Stop(f)
 	l.Close()
-}
-
-// putCPU writes the process's CPU time so far (user + system, us) to the
-// trace's path + ".cpu": tools/import-fidelity normalises for CPU speed by it.
-func putCPU() {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		panic(err)
-	}
-	us := ru.Utime.Sec*1e6 + int64(ru.Utime.Usec) + ru.Stime.Sec*1e6 + int64(ru.Stime.Usec)
-	if err := os.WriteFile(os.Args[1]+".cpu", []byte(fmt.Sprintf("%d\n", us)), 0o644); err != nil {
-		panic(err)
-	}
 }

@@ -7,48 +7,14 @@
 package main
 
 import (
-	"fmt"
-	"os"
-	"runtime/trace"
 	"sync"
-	"syscall"
+
+	"twins/tw"
 )
-
-var sink uint64
-
-//go:noinline
-func step(x uint64) uint64 { return x*6364136223846793005 + 1442695040888963407 }
-
-// spin does about us microseconds of work that calls a function each time
-// (gosim's run): 500 iterations a microsecond on this machine.
-func spin(us int) {
-	x := sink
-	for i := 0; i < us*500; i++ {
-		x = step(x)
-	}
-	sink += x & 1
-}
-
-func start() *os.File {
-	f, err := os.Create(os.Args[1])
-	if err != nil {
-		panic(err)
-	}
-	if err := trace.Start(f); err != nil {
-		panic(err)
-	}
-	return f
-}
-
-func stop(f *os.File) {
-	trace.Stop()
-	f.Close()
-	putCPU()
-}
 
 func gen(out chan<- int) {
 	for i := 0; i < 300; i++ {
-		spin(20)
+		tw.Spin(20)
 		out <- i
 	}
 	close(out)
@@ -57,7 +23,7 @@ func gen(out chan<- int) {
 func square(in <-chan int, out chan<- int, wg *sync.WaitGroup) {
 	defer wg.Done()
 	for v := range in {
-		spin(100)
+		tw.Spin(100)
 		out <- v * v
 	}
 }
@@ -65,14 +31,14 @@ func square(in <-chan int, out chan<- int, wg *sync.WaitGroup) {
 func sum(in <-chan int, done chan<- int) {
 	t := 0
 	for v := range in {
-		spin(40)
+		tw.Spin(40)
 		t += v
 	}
 	done <- t
 }
 
 func main() {
-	f := start()
+	f := tw.Start()
 	nums, squares, done := make(chan int), make(chan int), make(chan int)
 	var wg sync.WaitGroup
 	wg.Add(2)
@@ -82,18 +48,5 @@ func main() {
 	go sum(squares, done)
 	go func() { wg.Wait(); close(squares) }()
 	<-done
-	stop(f)
-}
-
-// putCPU writes the process's CPU time so far (user + system, us) to the
-// trace's path + ".cpu": tools/import-fidelity normalises for CPU speed by it.
-func putCPU() {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		panic(err)
-	}
-	us := ru.Utime.Sec*1e6 + int64(ru.Utime.Usec) + ru.Stime.Sec*1e6 + int64(ru.Stime.Usec)
-	if err := os.WriteFile(os.Args[1]+".cpu", []byte(fmt.Sprintf("%d\n", us)), 0o644); err != nil {
-		panic(err)
-	}
+	tw.Stop(f)
 }

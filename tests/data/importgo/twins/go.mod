@@ -1,0 +1,3 @@
+module twins
+
+go 1.23

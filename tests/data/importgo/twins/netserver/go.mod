@@ -1,3 +1,0 @@
-module netserver
-
-go 1.23

@@ -1,3 +1,0 @@
-module pipeline
-
-go 1.23

@@ -1,3 +1,0 @@
-module pool
-
-go 1.23

@@ -1,3 +1,0 @@
-module ticker
-
-go 1.23
