@@ -22,6 +22,10 @@ as_user() {
 }
 can_user=1
 [ "$(id -u)" -eq 0 ] && ! command -v setpriv >/dev/null 2>&1 && can_user=0
+# The other user runs a copy in $T: the checkout may sit in a directory
+# only its owner can enter (a clone under mktemp -d).
+UGOSIM=$T/gosim-for-user
+cp "$GOSIM" "$UGOSIM" && chmod 755 "$UGOSIM"
 
 # a symbolic link: the target gets the trace, the link stays a link
 mkdir other
@@ -69,7 +73,7 @@ echo old >hard.json
 echo old >protected.json
 chmod 444 protected.json
 if [ $can_user -eq 1 ]; then
-	as_user "$GOSIM" -w pingpong -q --trace protected.json 2>err
+	as_user "$UGOSIM" -w pingpong -q --trace protected.json 2>err
 	[ $? -eq 2 ] && [ "$(cat protected.json)" = old ] && grep -q "protected.json: Permission denied" err &&
 		ok "a write-protected file is refused for a user, as cp refuses it" || bad "write-protected"
 else
@@ -82,7 +86,7 @@ if [ $can_user -eq 1 ] && [ "$(id -u)" -eq 0 ]; then
 	echo old >locked/mine.json
 	chown 65534:65534 locked/mine.json
 	ino=$(stat -c %i locked/mine.json)
-	as_user "$GOSIM" -w pingpong -q --trace locked/mine.json 2>err
+	as_user "$UGOSIM" -w pingpong -q --trace locked/mine.json 2>err
 	[ $? -eq 0 ] && [ "$(stat -c %i locked/mine.json)" = "$ino" ] && is_trace locked/mine.json &&
 		ok "a writable file in a read-only directory is written in place, as cp does" || bad "read-only directory"
 fi
@@ -122,7 +126,7 @@ grep -q "^gosim: pingpong" err && python3 -c 'import json,sys; json.load(open(sy
 [ $? -eq 0 ] && is_trace viafd3 && ok "--trace=/dev/fd/3 writes in place" || bad "/dev/fd/3"
 if [ $can_user -eq 1 ]; then
 	mkdir open && chmod 777 open
-	as_user sh -c '"$0" -w pingpong -q --trace=/dev/stdout >open/user.json' "$GOSIM" 2>err
+	as_user sh -c '"$0" -w pingpong -q --trace=/dev/stdout >open/user.json' "$UGOSIM" 2>err
 	[ $? -eq 0 ] && is_trace open/user.json && ok "--trace=/dev/stdout works for a user too" || bad "/dev/stdout as a user"
 fi
 
