@@ -305,6 +305,11 @@ static int check_p_fields(struct sim *s, int32_t pi, int64_t *nqueued, int64_t *
 		sim_broken(s, "P%d's M has no G but the P is not in the needs-schedule set", pi);
 		return -1;
 	}
+	if (pmask_has(s->timerp, pi) != (pp->timers.len > 0)) {
+		sim_broken(s, "P%d has %d timers but is %sin timerpMask", pi, pp->timers.len,
+			   pmask_has(s->timerp, pi) ? "" : "not ");
+		return -1;
+	}
 	*nqueued += len + (pp->runnext >= 0);
 	*ntimers += pp->timers.len;
 	return 0;

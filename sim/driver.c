@@ -87,6 +87,22 @@ static int gcd(int a, int b)
 	return a;
 }
 
+/* x in 0..n-1 with a * x = 1 (mod n), for a coprime to n (extended
+ * Euclid). */
+static int inverse_mod(int a, int n)
+{
+	int t = 0, nt = 1, r = n, nr = a % n;
+	while (nr != 0) {
+		int q = r / nr, tmp = t - q * nt;
+		t = nt;
+		nt = tmp;
+		tmp = r - q * nr;
+		r = nr;
+		nr = tmp;
+	}
+	return t < 0 ? t + n : t;
+}
+
 static int costs_ok(const struct sim_config *c)
 {
 	const int64_t v[] = { c->cost_go_ns, c->cost_chan_ns, c->cost_switch_ns, c->cost_gosched_ns };
@@ -140,8 +156,10 @@ static void init_ps(struct sim *s)
 	for (int32_t pi = s->nprocs - 1; pi >= 1; pi--)
 		proc_pidleput(s, pi);
 	for (int i = 1; i <= s->nprocs; i++)
-		if (gcd(i, s->nprocs) == 1)
+		if (gcd(i, s->nprocs) == 1) {
+			s->coprime_inv[s->ncoprimes] = (uint32_t)inverse_mod(i, s->nprocs);
 			s->coprimes[s->ncoprimes++] = (uint32_t)i;
+		}
 }
 
 /* The process at its start: M0 (the main thread) on P0, sysmon's M1, the

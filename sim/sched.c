@@ -21,42 +21,83 @@ static int steal_timers(struct sim *s, int32_t pi, int32_t p2, int pass, struct 
 	return f->g >= 0;
 }
 
-/* stealWork: STEAL_TRIES passes over the other Ps in a random order
- * (randomOrder: random start, coprime stride, a fresh draw per pass);
- * on the last pass, each P's timers first (timerpMask: idle Ps too), then
- * its runnext; idle Ps' queues are skipped (they are empty). */
-static int steal_work(struct sim *s, int32_t pi, struct found *f)
+/* randomOrder's enumeration for one pass: count Ps from a random start
+ * with a coprime stride; inv is the stride's inverse mod count, which
+ * gives a P's place in the pass: (p - start) * inv mod count. */
+struct steal_order {
+	uint32_t start, inc, inv, count;
+};
+
+static struct steal_order steal_order(struct sim *s)
 {
-	uint32_t count = (uint32_t)s->nprocs;
-	if (s->nqueued == 0 && s->ntimers == 0) {
-		/* Nothing in any runnext, ring or timer heap: every pass finds
-		 * nothing (an empty victim is left as it was). Its draws are
-		 * made all the same, so the stream stays the scan's. */
-		for (int i = 0; i < STEAL_TRIES; i++)
-			(void)rng_next32(&s->rng_steal);
-		return 0;
-	}
-	for (int i = 0; i < STEAL_TRIES; i++) {
-		int last = i == STEAL_TRIES - 1;
-		uint32_t r = rng_next32(&s->rng_steal);
-		uint32_t pos = r % count;
-		uint32_t inc = s->coprimes[(r / count) % (uint32_t)s->ncoprimes];
-		for (uint32_t k = 0; k < count; k++, pos = (pos + inc) % count) {
-			int32_t p2 = (int32_t)pos;
-			if (p2 == pi)
-				continue;
-			if (last && steal_timers(s, pi, p2, i + 1, f))
-				return 1;
-			if (s->allp[p2].status == P_IDLE)
-				continue;
-			int32_t gi = runq_steal(s, pi, p2, last);
-			if (gi >= 0) {
-				*f = (struct found){ .g = gi, .inherit = 0, .reason = R_STEAL, .rule = RULE_STEAL,
-						     .rule_n = i + 1 };
-				return 1;
-			}
+	uint32_t count = (uint32_t)s->nprocs, r = rng_next32(&s->rng_steal);
+	uint32_t c = (r / count) % (uint32_t)s->ncoprimes;
+	return (struct steal_order){ r % count, s->coprimes[c], s->coprime_inv[c], count };
+}
+
+/* The P at place k of the pass. */
+static int32_t order_p(const struct steal_order *o, uint32_t k)
+{
+	return (int32_t)((o->start + (uint64_t)k * o->inc) % o->count);
+}
+
+/* One pass (pass 1..STEAL_TRIES) over every other P: on the last, each
+ * P's timers first (timerpMask: idle Ps too), then its runnext; idle Ps'
+ * queues are skipped (they are empty). */
+static int steal_pass(struct sim *s, int32_t pi, int pass, struct found *f)
+{
+	struct steal_order o = steal_order(s);
+	int last = pass == STEAL_TRIES;
+	uint32_t p2 = o.start;
+	for (uint32_t k = 0; k < o.count; k++, p2 = p2 + o.inc >= o.count ? p2 + o.inc - o.count : p2 + o.inc) {
+		if ((int32_t)p2 == pi)
+			continue;
+		if (last && steal_timers(s, pi, (int32_t)p2, pass, f))
+			return 1;
+		if (s->allp[p2].status == P_IDLE)
+			continue;
+		int32_t gi = runq_steal(s, pi, (int32_t)p2, last);
+		if (gi >= 0) {
+			*f = (struct found){ .g = gi, .inherit = 0, .reason = R_STEAL, .rule = RULE_STEAL, .rule_n = pass };
+			return 1;
 		}
 	}
+	return 0;
+}
+
+/* The last pass when no G is queued anywhere: a victim can give only a
+ * due timer, so only the Ps with timers (timerp) are visited, in the
+ * pass's order (the others are left as they were by the whole pass too:
+ * an empty queue's steal fails without touching anything). A timer run
+ * that readies a G ends the pass, so no P joins timerp on the way. */
+static int steal_timers_pass(struct sim *s, int32_t pi, struct found *f)
+{
+	struct steal_order o = steal_order(s);
+	uint64_t at[(MAX_PROCS + 63) / 64] = { 0 }; /* the places in the pass of Ps with timers */
+	for (int32_t p2 = pmask_next(s->timerp, s->nprocs, 0); p2 >= 0; p2 = pmask_next(s->timerp, s->nprocs, p2 + 1))
+		if (p2 != pi)
+			pmask_add(at, (int32_t)((uint64_t)((uint32_t)p2 + o.count - o.start) % o.count * o.inv % o.count));
+	for (int32_t k = pmask_next(at, s->nprocs, 0); k >= 0; k = pmask_next(at, s->nprocs, k + 1))
+		if (steal_timers(s, pi, order_p(&o, (uint32_t)k), STEAL_TRIES, f))
+			return 1;
+	return 0;
+}
+
+/* stealWork: STEAL_TRIES passes over the other Ps in a random order
+ * (randomOrder: random start, coprime stride, a fresh draw per pass).
+ * With no G in any runnext or ring, the passes before the last find
+ * nothing and change nothing: their draws are made all the same, so the
+ * stream stays the scan's. */
+static int steal_work(struct sim *s, int32_t pi, struct found *f)
+{
+	if (s->nqueued == 0) {
+		for (int i = 1; i < STEAL_TRIES; i++)
+			(void)rng_next32(&s->rng_steal);
+		return steal_timers_pass(s, pi, f);
+	}
+	for (int pass = 1; pass <= STEAL_TRIES; pass++)
+		if (steal_pass(s, pi, pass, f))
+			return 1;
 	return 0;
 }
 
@@ -211,17 +252,7 @@ static int schedule(struct sim *s, int32_t pi)
 }
 
 /* The first P at or after `from` in the needs-schedule set, or -1. */
-static int32_t next_needy(const struct sim *s, int32_t from)
-{
-	for (int32_t w = from >> 6; w < (s->nprocs + 63) >> 6; w++) {
-		uint64_t bits = s->needsched[w];
-		if (w == from >> 6)
-			bits &= ~0ULL << (from & 63);
-		if (bits)
-			return w * 64 + __builtin_ctzll(bits);
-	}
-	return -1;
-}
+static int32_t next_needy(const struct sim *s, int32_t from) { return pmask_next(s->needsched, s->nprocs, from); }
 
 /* Ps whose M has just lost its G (it exited, blocked, yielded or was
  * preempted) schedule again, in id order, until none is left between
@@ -238,7 +269,7 @@ static int schedule_busy_ps(struct sim *s)
 		for (int32_t pi = next_needy(s, 0); pi >= 0 && s->status == SIM_RUNNING; pi = next_needy(s, pi + 1)) {
 			struct p *pp = &s->allp[pi];
 			if (pp->status != P_RUNNING || s->allm[pp->m].curg >= 0) {
-				s->needsched[pi >> 6] &= ~(1ULL << (pi & 63));
+				pmask_del(s->needsched, pi);
 				continue; /* running a G, or no M */
 			}
 			if (s->allm[pp->m].wake_at > s->now || !cpu_get(s, pp->m))

@@ -18,6 +18,7 @@
  *   syscall (with its G, without a P), or sysmon;
  * - nqueued is the number of Gs in all runnext slots and rings;
  * - a running P whose M has no G is in the needs-schedule set;
+ * - a P is in timerp exactly when its timer heap is not empty;
  * - nmspinning is the number of Ms in MS_SPINNING.
  */
 #ifndef GOSIM_STATE_H
@@ -237,6 +238,10 @@ struct sim {
 	 * running with an M that has no G is in it (check.c), plus Ps
 	 * whose M is asleep or off CPU, kept until it runs. */
 	uint64_t needsched[(MAX_PROCS + 63) / 64];
+	/* timerpMask (proc.go): the Ps whose timer heap is not empty
+	 * (p.timers.len > 0), kept by timer.c, so that stealWork and
+	 * timer_any_due visit only those */
+	uint64_t timerp[(MAX_PROCS + 63) / 64];
 	int32_t actor_m; /* the M whose code runs now: every event's by_m (set where
 			    control passes to a thread: sim_act) */
 
@@ -281,6 +286,7 @@ struct sim {
 	struct rng rng_steal;
 	struct rng rng_select; /* selectgo's pollorder */
 	uint32_t coprimes[MAX_PROCS]; /* randomOrder.coprimes for nprocs */
+	uint32_t coprime_inv[MAX_PROCS]; /* each one's inverse mod nprocs (sched.c's steal order) */
 	int ncoprimes;
 
 	/* sysmon */
@@ -328,12 +334,28 @@ static inline int sim_nmspinning(const struct sim *s) { return s->cfg.model == M
 /* Whether the run follows release rule r (enum release_rule): the
  * runtime model at --go's release. */
 static inline int sim_release_rule(const struct sim *s, int r) { return (int)(s->rules >> r) & 1; }
+/* A set of Ps as a bitmap (needsched, timerp): add, remove, and the first
+ * P at or after `from`, or -1 (the Ps in id order, in O(n/64 + found)). */
+static inline void pmask_add(uint64_t *mask, int32_t pi) { mask[pi >> 6] |= 1ULL << (pi & 63); }
+static inline void pmask_del(uint64_t *mask, int32_t pi) { mask[pi >> 6] &= ~(1ULL << (pi & 63)); }
+static inline int pmask_has(const uint64_t *mask, int32_t pi) { return (int)(mask[pi >> 6] >> (pi & 63) & 1); }
+static inline int32_t pmask_next(const uint64_t *mask, int32_t n, int32_t from)
+{
+	for (int32_t w = from >> 6; w < (n + 63) >> 6; w++) {
+		uint64_t bits = mask[w];
+		if (w == from >> 6)
+			bits &= ~0ULL << (from & 63);
+		if (bits)
+			return w * 64 + __builtin_ctzll(bits);
+	}
+	return -1;
+}
 /* P pi (-1: none) may need schedule(): its M lost its G, or it was just
  * acquired. */
 static inline void sim_need_schedule(struct sim *s, int32_t pi)
 {
 	if (pi >= 0)
-		s->needsched[pi >> 6] |= 1ULL << (pi & 63);
+		pmask_add(s->needsched, pi);
 }
 /* dropg: M mi leaves its G (m.curg = nil); its P, if any, must schedule. */
 static inline void sim_dropg(struct sim *s, int32_t mi)

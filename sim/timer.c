@@ -41,12 +41,15 @@ static void sift_down(struct timer *h, int32_t n, int32_t i)
 	}
 }
 
-/* deleteMin */
-static void delete_min(struct sim *s, struct timers *ts)
+/* deleteMin (updateTimerPMask: an emptied heap leaves timerpMask) */
+static void delete_min(struct sim *s, int32_t pi)
 {
+	struct timers *ts = &s->allp[pi].timers;
 	ts->heap[0] = ts->heap[--ts->len];
 	sift_down(ts->heap, ts->len, 0);
 	s->ntimers--;
+	if (ts->len == 0)
+		pmask_del(s->timerp, pi);
 }
 
 /* The timer's G still waits for it (the same park). */
@@ -57,10 +60,11 @@ static int live(const struct sim *s, const struct timer *t)
 }
 
 /* cleanHead: drop stale timers from the top. */
-static void clean_head(struct sim *s, struct timers *ts)
+static void clean_head(struct sim *s, int32_t pi)
 {
+	struct timers *ts = &s->allp[pi].timers;
 	while (ts->len > 0 && !live(s, &ts->heap[0]))
-		delete_min(s, ts);
+		delete_min(s, pi);
 }
 
 /* The P's slot in the event queue follows its earliest timer still in
@@ -79,7 +83,7 @@ static int add(struct sim *s, int32_t pi, int32_t gi, int64_t when, int32_t para
 {
 	struct timers *ts = &s->allp[pi].timers;
 	s->netpoll_inited = 1; /* addHeap: netpollGenericInit */
-	clean_head(s, ts);
+	clean_head(s, pi);
 	if (ts->len == ts->cap) {
 		int32_t cap = ts->cap ? ts->cap * 2 : 8;
 		struct timer *a = realloc(ts->heap, (size_t)cap * sizeof *a);
@@ -92,6 +96,7 @@ static int add(struct sim *s, int32_t pi, int32_t gi, int64_t when, int32_t para
 					    .gen = s->allg[gi].parkgen, .param = param, .tick = tick };
 	sift_up(ts->heap, ts->len++);
 	s->ntimers++;
+	pmask_add(s->timerp, pi); /* timerpMask */
 	arm(s, pi); /* a new earliest: wakeNetPoller */
 	return 0;
 }
@@ -109,9 +114,9 @@ int timer_check(struct sim *s, int32_t pi, int32_t runner)
 	int ran = 0;
 	if (ts->len == 0)
 		return 0;
-	for (clean_head(s, ts); ts->len > 0 && ts->heap[0].when <= s->now; clean_head(s, ts)) {
+	for (clean_head(s, pi); ts->len > 0 && ts->heap[0].when <= s->now; clean_head(s, pi)) {
 		struct timer t = ts->heap[0];
-		delete_min(s, ts);
+		delete_min(s, pi);
 		if (t.tick >= 0)
 			ticker_run(s, t.tick); /* sendTime, then the next fire */
 		park_goready(s, -1, t.g, runner, t.param, R_TIMER); /* goroutineReady */
@@ -123,22 +128,21 @@ int timer_check(struct sim *s, int32_t pi, int32_t runner)
 
 void timer_wake(struct sim *s, int32_t pi)
 {
-	clean_head(s, &s->allp[pi].timers);
+	clean_head(s, pi);
 	arm(s, pi);
 }
 
 int64_t timer_next(struct sim *s, int32_t pi)
 {
 	struct timers *ts = &s->allp[pi].timers;
-	clean_head(s, ts);
+	clean_head(s, pi);
 	return ts->len > 0 ? ts->heap[0].when : INT64_MAX;
 }
 
 int timer_any_due(struct sim *s)
 {
-	if (s->ntimers == 0)
-		return 0;
-	for (int32_t pi = 0; pi < s->nprocs; pi++)
+	/* the Ps with timers (timerpMask), in id order: an empty heap is never due */
+	for (int32_t pi = pmask_next(s->timerp, s->nprocs, 0); pi >= 0; pi = pmask_next(s->timerp, s->nprocs, pi + 1))
 		if (timer_next(s, pi) <= s->now)
 			return 1;
 	return 0;

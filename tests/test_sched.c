@@ -6,6 +6,7 @@
 #include "../sim/proc.h"
 #include "../sim/runq.h"
 #include "../sim/sched.h"
+#include "../sim/timer.h"
 #include "helpers.h"
 
 static struct sim *s;
@@ -158,4 +159,53 @@ Test(sched, dropg_puts_the_p_in_the_needs_schedule_set)
 	s->allm[s->allp[0].m].curg = gi; /* as execute leaves it, without running the G */
 	sim_dropg(s, s->allp[0].m);
 	cr_assert_eq(s->needsched[0] & 1, 1);
+}
+
+Test(sched, each_steal_stride_has_its_inverse_mod_gomaxprocs)
+{
+	for (int n = 1; n <= MAX_PROCS; n++) {
+		const struct program *p;
+		struct sim *t = bare_sim(n, &p, NULL);
+		for (int i = 0; i < t->ncoprimes; i++)
+			cr_assert_eq((uint64_t)t->coprimes[i] * t->coprime_inv[i] % (uint32_t)n, 1u % (uint32_t)n,
+				     "procs %d, stride %u", n, t->coprimes[i]);
+		sim_free(t);
+		program_free((struct program *)p);
+	}
+}
+
+/* With nothing queued, stealWork's last pass visits only the Ps with
+ * timers; the one it runs must be the first with a timer in the pass's
+ * order, as the plain scan (random start, coprime stride) meets them. */
+Test(sched, with_nothing_queued_the_first_p_with_timers_in_the_steal_order_runs_its_timer)
+{
+	enum { N = 12 };
+	for (uint64_t seed = 1; seed <= 60; seed++) {
+		const struct program *p;
+		struct sim *t = bare_sim(N, &p, NULL);
+		rng_init(&t->rng_steal, seed, RNG_STEAL);
+		int32_t owner[N];
+		for (int32_t pi = 0; pi < N; pi++) {
+			owner[pi] = -1;
+			if (pi == 0 || (pi * 7 + (int)seed) % 3 != 0)
+				continue; /* about a third of the other Ps get a due timer */
+			owner[pi] = sim_newg(t, 0);
+			sim_move_g_waiting(t, owner[pi], R_SLEEP, WR_SLEEP, -1);
+			cr_assert_eq(timer_add(t, pi, owner[pi], t->now, PARAM_OK), 0);
+		}
+		struct rng r = t->rng_steal;
+		for (int i = 1; i < STEAL_TRIES; i++)
+			(void)rng_next32(&r);
+		uint32_t x = rng_next32(&r), start = x % N, inc = t->coprimes[(x / N) % (uint32_t)t->ncoprimes];
+		int32_t want = -1;
+		for (uint32_t k = 0, q = start; k < N && want < 0; k++, q = (q + inc) % N)
+			if (q != 0)
+				want = owner[q];
+		struct found f;
+		cr_assert(sched_find_runnable(t, 0, &f));
+		cr_assert_eq(f.g, want, "seed %llu: G%d, not G%d", (unsigned long long)seed, f.g, want);
+		cr_assert_eq(f.rule, RULE_STEAL_TIMERS);
+		sim_free(t);
+		program_free((struct program *)p);
+	}
 }
