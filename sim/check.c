@@ -296,13 +296,17 @@ static int check_p_fields(struct sim *s, int32_t pi, int64_t *nqueued, int64_t *
 {
 	const struct p *pp = &s->allp[pi];
 	uint32_t len = runq_len(pp);
-	if (len > RUNQ_SIZE || (pp->status == P_IDLE && (len || pp->runnext >= 0 || pp->m >= 0)) ||
+	if (len > RUNQ_SIZE || (pp->status == P_IDLE && (len || pp->runnext >= 0 || pp->m >= 0 || pp->sysm >= 0)) ||
 	    (pp->status == P_RUNNING && (pp->m < 0 || s->allm[pp->m].p != pi)) || (pp->status == P_SYSCALL && pp->m >= 0)) {
 		sim_broken(s, "P%d: status %d, M%d, ring %u, runnext %d", pi, pp->status, pp->m, len, pp->runnext);
 		return -1;
 	}
 	if (pp->status == P_RUNNING && s->allm[pp->m].curg < 0 && !(s->needsched[pi >> 6] >> (pi & 63) & 1)) {
 		sim_broken(s, "P%d's M has no G but the P is not in the needs-schedule set", pi);
+		return -1;
+	}
+	if (pmask_has(s->busyp, pi) != (pp->status != P_IDLE)) {
+		sim_broken(s, "P%d has status %d but is %sin busyp", pi, pp->status, pmask_has(s->busyp, pi) ? "" : "not ");
 		return -1;
 	}
 	if (pmask_has(s->timerp, pi) != (pp->timers.len > 0)) {

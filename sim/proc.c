@@ -12,7 +12,7 @@ static void set_pstatus(struct sim *s, int32_t pi, int st)
 	if (pp->status == st)
 		return;
 	int from = pp->status;
-	pp->status = (uint8_t)st;
+	p_set_status(s, pi, st);
 	s->sysmon_dirty = 1;
 	sim_emit_p(s, pi, from, st);
 }

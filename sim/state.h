@@ -18,7 +18,8 @@
  *   syscall (with its G, without a P), or sysmon;
  * - nqueued is the number of Gs in all runnext slots and rings;
  * - a running P whose M has no G is in the needs-schedule set;
- * - a P is in timerp exactly when its timer heap is not empty;
+ * - a P is in timerp exactly when its timer heap is not empty, and in
+ *   busyp exactly when it is not idle; an idle P has no syscall M;
  * - nmspinning is the number of Ms in MS_SPINNING.
  */
 #ifndef GOSIM_STATE_H
@@ -242,6 +243,9 @@ struct sim {
 	 * (p.timers.len > 0), kept by timer.c, so that stealWork and
 	 * timer_any_due visit only those */
 	uint64_t timerp[(MAX_PROCS + 63) / 64];
+	/* the Ps not idle (running or in a syscall: p.status != _Pidle), kept
+	 * by p_set_status: what sysmon's retake and deadline visit */
+	uint64_t busyp[(MAX_PROCS + 63) / 64];
 	int32_t actor_m; /* the M whose code runs now: every event's by_m (set where
 			    control passes to a thread: sim_act) */
 
@@ -349,6 +353,15 @@ static inline int32_t pmask_next(const uint64_t *mask, int32_t n, int32_t from)
 			return w * 64 + __builtin_ctzll(bits);
 	}
 	return -1;
+}
+/* P pi's status becomes st (enum pstatus), busyp with it. */
+static inline void p_set_status(struct sim *s, int32_t pi, int st)
+{
+	s->allp[pi].status = (uint8_t)st;
+	if (st == P_IDLE)
+		pmask_del(s->busyp, pi);
+	else
+		pmask_add(s->busyp, pi);
 }
 /* P pi (-1: none) may need schedule(): its M lost its G, or it was just
  * acquired. */

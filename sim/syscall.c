@@ -26,7 +26,7 @@ void syscall_enter(struct sim *s, int32_t gi, int64_t dur)
 	mp->state = MS_SYSCALL;
 	sim_emit_m(s, mi, MS_RUNNING, MS_SYSCALL);
 	if (!keeps_p) {
-		pp->status = P_SYSCALL;
+		p_set_status(s, pi, P_SYSCALL);
 		sim_emit_p(s, pi, P_RUNNING, P_SYSCALL);
 	}
 	s->sysmon_dirty = 1;
@@ -41,7 +41,7 @@ void syscall_take_p(struct sim *s, int32_t pi)
 	pp->m = -1;
 	pp->sysm = -1;
 	pp->syscalltick++;
-	pp->status = P_IDLE;
+	p_set_status(s, pi, P_IDLE);
 	s->sysmon_dirty = 1;
 	sim_emit_p(s, pi, P_RUNNING, P_IDLE);
 }

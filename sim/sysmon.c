@@ -55,16 +55,19 @@ static int retake_syscall(struct sim *s, int32_t pi, int sysretake)
 	return 1;
 }
 
+/* The next P after pi (-1: from the first) that is not idle, or -1. */
+static int32_t next_busy(const struct sim *s, int32_t pi) { return pmask_next(s->busyp, s->nprocs, pi + 1); }
+
 /* retake: for each running or syscall P, preempt a slice older than
  * cfg.slice_us (as first observed by sysmon: pd.schedwhen), and retake
- * syscall Ps. */
+ * syscall Ps. The Ps are visited in id order as the runtime's loop over
+ * allp does, the idle ones skipped (busyp, read afresh at each step: a
+ * handoff may start or stop Ps). */
 static int retake(struct sim *s)
 {
 	int n = 0;
-	for (int32_t pi = 0; pi < s->nprocs && s->status == SIM_RUNNING; pi++) {
+	for (int32_t pi = next_busy(s, -1); pi >= 0 && s->status == SIM_RUNNING; pi = next_busy(s, pi)) {
 		struct p *pp = &s->allp[pi];
-		if (pp->status != P_RUNNING && pp->status != P_SYSCALL)
-			continue;
 		sim_act(s, s->sysmon_m); /* again: a handoff ran the M it woke */
 		struct sysmontick *pd = &pp->pd;
 		int sysretake = 0;
@@ -115,7 +118,7 @@ static int64_t deadline(const struct sim *s)
 	int64_t dl = schedtrace_due_at(s), np = netpoll_sysmon_deadline(s);
 	if (np < dl)
 		dl = np;
-	for (int32_t pi = 0; pi < s->nprocs; pi++) {
+	for (int32_t pi = next_busy(s, -1); pi >= 0; pi = next_busy(s, pi)) { /* an idle P: never */
 		int64_t d = p_deadline(s, pi);
 		if (d < dl)
 			dl = d;

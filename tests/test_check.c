@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "../sim/runq.h"
+#include "../sim/timer.h"
 #include "helpers.h"
 
 static struct sim *s;
@@ -65,4 +66,27 @@ Test(check, a_run_ends_with_a_full_walk)
 	s->allg[gi].place = PL_SYSCALL;
 	sim_check_full(s);
 	cr_assert_eq(s->status, SIM_BROKEN);
+}
+
+Test(check, an_idle_p_left_in_busyp_is_found_by_the_next_check)
+{
+	sim_check(s);
+	cr_assert_eq(s->status, SIM_RUNNING, "%s", sim_message(s));
+	pmask_add(s->busyp, 2); /* P2 is idle */
+	sim_check(s);
+	cr_assert_eq(s->status, SIM_BROKEN);
+	cr_assert(strstr(sim_message(s), "busyp"), "%s", sim_message(s));
+}
+
+Test(check, a_p_with_timers_missing_from_timerp_is_found_by_the_next_check)
+{
+	int32_t gi = sim_newg(s, 0);
+	sim_move_g_waiting(s, gi, R_SLEEP, WR_SLEEP, -1);
+	cr_assert_eq(timer_add(s, 1, gi, 1000, PARAM_OK), 0);
+	sim_check(s);
+	cr_assert_eq(s->status, SIM_RUNNING, "%s", sim_message(s));
+	pmask_del(s->timerp, 1);
+	sim_check(s);
+	cr_assert_eq(s->status, SIM_BROKEN);
+	cr_assert(strstr(sim_message(s), "timerpMask"), "%s", sim_message(s));
 }

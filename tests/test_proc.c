@@ -38,7 +38,7 @@ static void syscall_p(int32_t pi)
 				break;
 			}
 	}
-	s->allp[pi].status = P_SYSCALL;
+	p_set_status(s, pi, P_SYSCALL);
 	s->allp[pi].m = -1;
 }
 

@@ -107,7 +107,7 @@ Test(runq, steal_takes_half_rounded_up_oldest_first_and_returns_the_newest_taken
 		g[i] = newg();
 		runq_put(s, 0, g[i], 0, R_GO);
 	}
-	s->allp[1].status = P_RUNNING; /* a thief with an M */
+	p_set_status(s, 1, P_RUNNING); /* a thief with an M */
 	s->allp[1].m = 0;
 	int32_t run = runq_steal(s, 1, 0, 0);
 	cr_assert_eq(run, g[2], "3 of 5 taken; the thief runs the last");
@@ -121,7 +121,7 @@ Test(runq, steal_takes_half_rounded_up_oldest_first_and_returns_the_newest_taken
 	cr_assert_eq(log_.ev[k].victim, 0);
 	sim_move_g(s, run, PL_GLOBAL, -1, R_NONE);
 	gqueue_push(s, &s->runq, run);
-	s->allp[1].status = P_IDLE;
+	p_set_status(s, 1, P_IDLE);
 	s->allp[1].m = -1;
 	int inherit;
 	while ((run = runq_get(s, 1, &inherit)) >= 0) { /* idle Ps keep empty queues */

@@ -67,7 +67,7 @@ Test(sched, a_p_with_nothing_steals_from_a_busy_p)
 {
 	for (int i = 0; i < 4; i++)
 		local_g(0, 0);
-	s->allp[1].status = P_RUNNING;
+	p_set_status(s, 1, P_RUNNING);
 	struct found f;
 	s->allp[1].schedtick = 1;
 	cr_assert(sched_find_runnable(s, 1, &f));
@@ -89,11 +89,11 @@ Test(sched, steal_off_never_takes_from_another_p)
 Test(sched, idle_victims_are_skipped_and_runnext_is_taken_on_the_last_pass)
 {
 	int32_t g = local_g(2, 1); /* P2 idle with work breaks no rule here: we only look */
-	s->allp[2].status = P_IDLE;
+	p_set_status(s, 2, P_IDLE);
 	struct found f;
 	s->allp[1].schedtick = 1;
 	cr_assert_not(sched_find_runnable(s, 1, &f), "idle P2 is not a victim");
-	s->allp[2].status = P_SYSCALL; /* a P in a syscall can be robbed */
+	p_set_status(s, 2, P_SYSCALL); /* a P in a syscall can be robbed */
 	cr_assert(sched_find_runnable(s, 1, &f));
 	cr_assert_eq(f.g, g);
 }
