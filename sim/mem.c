@@ -1,5 +1,5 @@
 /* mem.c: see mem.h. */
-#define _DEFAULT_SOURCE /* MAP_ANONYMOUS, madvise's MADV_HUGEPAGE (Linux) */
+#define _GNU_SOURCE /* MAP_ANONYMOUS, madvise's MADV_HUGEPAGE, mremap (Linux) */
 #include "mem.h"
 
 #include <stdint.h>
@@ -34,6 +34,23 @@ static void *map_aligned(size_t len)
 	return (void *)a;
 }
 
+/* A mapped array's pages moved, not copied, to the head of the new
+ * mapping a (mremap over it), so that growing never holds the array
+ * twice: a copy would make the peak the old array plus its copy (with a
+ * million goroutines, as much as the grown array's final use). Returns 0
+ * where it cannot (the old array is on the heap, or no mremap). */
+static int move_pages(void *p, size_t old_bytes, void *a)
+{
+#ifdef MREMAP_FIXED
+	if (p && is_mapped(old_bytes) &&
+	    mremap(p, map_len(old_bytes), map_len(old_bytes), MREMAP_MAYMOVE | MREMAP_FIXED, a) == a)
+		return 1;
+#else
+	(void)p, (void)old_bytes, (void)a;
+#endif
+	return 0;
+}
+
 void *sim_big_grow(void *p, size_t old_bytes, size_t new_bytes)
 {
 	if (!is_mapped(new_bytes))
@@ -43,6 +60,8 @@ void *sim_big_grow(void *p, size_t old_bytes, size_t new_bytes)
 	void *a = map_aligned(map_len(new_bytes));
 	if (!a)
 		return NULL;
+	if (move_pages(p, old_bytes, a))
+		return a;
 	if (p)
 		memcpy(a, p, old_bytes);
 	sim_big_free(p, old_bytes);
