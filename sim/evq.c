@@ -27,26 +27,41 @@ static void place(struct evq *q, int64_t i, const struct evq_item *it)
 		q->pos[it->slot] = i;
 }
 
-/* Moves the item at i up or down to where it belongs. */
-static void fix(struct evq *q, int64_t i)
+/* The item it, whose place is i, moved up to where it belongs (siftup). */
+static void sift_up(struct evq *q, int64_t i, const struct evq_item *it)
 {
-	struct evq_item it = q->a[i];
-	while (i > 0 && before(&it, &q->a[(i - 1) / 2])) {
+	while (i > 0 && before(it, &q->a[(i - 1) / 2])) {
 		place(q, i, &q->a[(i - 1) / 2]);
 		i = (i - 1) / 2;
 	}
+	place(q, i, it);
+}
+
+/* The item it, whose place is i, moved down to where it belongs (siftdown). */
+static void sift_down(struct evq *q, int64_t i, const struct evq_item *it)
+{
 	for (;;) {
 		int64_t l = 2 * i + 1, r = l + 1, m = l;
 		if (l >= q->n)
 			break;
 		if (r < q->n && before(&q->a[r], &q->a[l]))
 			m = r;
-		if (!before(&q->a[m], &it))
+		if (!before(&q->a[m], it))
 			break;
 		place(q, i, &q->a[m]);
 		i = m;
 	}
-	place(q, i, &it);
+	place(q, i, it);
+}
+
+/* The item it put at i (a's item there is being replaced) and moved up
+ * or down to where it belongs. */
+static void fix(struct evq *q, int64_t i, const struct evq_item *it)
+{
+	if (i > 0 && before(it, &q->a[(i - 1) / 2]))
+		sift_up(q, i, it);
+	else
+		sift_down(q, i, it);
 }
 
 static int add(struct evq *q, const struct evq_item *it)
@@ -59,8 +74,7 @@ static int add(struct evq *q, const struct evq_item *it)
 		q->a = a;
 		q->cap = cap;
 	}
-	place(q, q->n++, it);
-	fix(q, q->n - 1);
+	sift_up(q, q->n++, it);
 	return 0;
 }
 
@@ -75,9 +89,7 @@ int evq_schedule(struct evq *q, int32_t slot, int64_t t, uint8_t kind, int32_t i
 	struct evq_item it = { .t = t, .seq = q->seq++, .gen = gen, .id = id, .slot = slot, .kind = kind };
 	if (q->pos[slot] < 0)
 		return add(q, &it);
-	int64_t i = q->pos[slot];
-	place(q, i, &it);
-	fix(q, i);
+	fix(q, q->pos[slot], &it);
 	return 0;
 }
 
@@ -88,8 +100,8 @@ static void remove_at(struct evq *q, int64_t i)
 		q->pos[q->a[i].slot] = -1;
 	if (i == --q->n)
 		return;
-	place(q, i, &q->a[q->n]);
-	fix(q, i);
+	struct evq_item last = q->a[q->n];
+	fix(q, i, &last);
 }
 
 void evq_cancel(struct evq *q, int32_t slot)
