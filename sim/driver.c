@@ -191,6 +191,7 @@ struct sim *sim_new(const struct sim_config *cfg, const struct program *prog,
 		goto fail;
 	s->cfg = c;
 	s->costs = c.cost_go_ns + c.cost_chan_ns + c.cost_switch_ns + c.cost_gosched_ns > 0;
+	exec_init_costs(s);
 	s->prog = prog;
 	if (sink)
 		s->sink = *sink;

@@ -140,7 +140,8 @@ void exec_cpu_resume(struct sim *s, int32_t pi)
 
 /* The runtime model's operation costs: the CPU time the op kind takes
  * before its effect, in ns (a go statement: newproc; a channel op:
- * chansend, chanrecv, closechan, selectgo; Gosched: goschedImpl).
+ * chansend, chanrecv, closechan, selectgo; Gosched: goschedImpl), by op
+ * kind: s->op_cost_ns, filled once (exec_init_costs).
  * Simplification: one cost for every kind of channel op; one for every go
  * statement, though reusing a dead G (gfget) costs less than a new one
  * (malg): tools/measure-costs measured 143ns against 1773ns. */
@@ -152,6 +153,12 @@ static int64_t op_cost_ns(const struct sim *s, int kind)
 	case OP_GOSCHED: return s->cfg.cost_gosched_ns;
 	default: return 0;
 	}
+}
+
+void exec_init_costs(struct sim *s)
+{
+	for (int k = 0; k < OP__N; k++)
+		s->op_cost_ns[k] = op_cost_ns(s, k);
 }
 
 /* Before G gi's op: its cost goes into its P's debt (once per op; not for
@@ -169,7 +176,7 @@ static int pay_cost(struct sim *s, int32_t gi, const struct op *op)
 		pp->cost_paid_g = gi;
 		pp->cost_paid_pc = gp->pc;
 		if (gp->param == PARAM_NONE)
-			pp->cost_debt_ns += op_cost_ns(s, op->kind);
+			pp->cost_debt_ns += s->op_cost_ns[op->kind];
 	}
 	if (pp->cost_debt_ns < 1000)
 		return 0;

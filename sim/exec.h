@@ -31,4 +31,8 @@ void exec_cpu_resume(struct sim *s, int32_t pi);
  * owed by P pi and paid before the G's next op (pay_cost). */
 void exec_charge_switch(struct sim *s, int32_t pi);
 
+/* The runtime model's cost of each op kind (s->op_cost_ns), from the
+ * config; sim_new calls it once. */
+void exec_init_costs(struct sim *s);
+
 #endif

@@ -212,6 +212,7 @@ struct waitgroup {
 struct sim {
 	struct sim_config cfg;
 	int costs;       /* any operation cost (cfg.cost_*_ns) is nonzero */
+	int64_t op_cost_ns[OP__N]; /* each op kind's cost (exec.c), 0 without costs */
 	const struct program *prog;
 	struct sim_sink sink;
 	enum sim_status status;
