@@ -9,9 +9,15 @@
  * remembers the first failure; a back end returns -1 when it fails itself.
  * The writer keeps its own buffer (TRACE_BUF bytes, written with one
  * fwrite when full: stdio's setvbuf(f, NULL, ...) gets glibc's 4 KB), so
- * a failure shows at the next flush. trace_out_reserve() lets a back end
- * format a record in place. The small appenders below build records
- * without snprintf. */
+ * a failure shows at the next flush. trace_out_reserve() and
+ * trace_record_begin() let a back end format a record in place.
+ *
+ * The formatting machinery the text back ends share is here, once: the
+ * appenders build a record without snprintf, integers two digits a step
+ * from a table (and the small ones, -1 included, from a table of their
+ * texts), t and seq as counters stepped in place, and every constant run
+ * (a key with its quotes, a state name with its comma) precomputed as a
+ * fragment copied in one block. */
 #ifndef GOSIM_TRACE_BACKEND_H
 #define GOSIM_TRACE_BACKEND_H
 
@@ -78,7 +84,9 @@ struct trace_ops {
 TRACE_FORMATS(TRACE_OPS_DECL)
 #undef TRACE_OPS_DECL
 
-/* Appenders: the caller's buffer has room. */
+/* Appenders: the caller's buffer has room (a record's formatter reserves
+ * TRACE_MAX_RECORD + TRACE_FRAG_SLACK bytes: the fixed-size copies below
+ * may write past the text they leave). */
 static inline char *tr_put_s(char *p, const char *s)
 {
 	while (*s)
@@ -91,78 +99,104 @@ static inline char *tr_put_s(char *p, const char *s)
 
 extern const char tr_digits2[200]; /* "00".."99" (trace.c) */
 
+/* The number of decimal digits of u. */
+static inline int tr_ndigits(uint64_t u)
+{
+	int n = 1;
+	for (;;) {
+		if (u < 10)
+			return n;
+		if (u < 100)
+			return n + 1;
+		if (u < 1000)
+			return n + 2;
+		if (u < 10000)
+			return n + 3;
+		u /= 10000;
+		n += 4;
+	}
+}
+
 /* v in decimal, two digits a step from the table (back to front). */
 static inline char *tr_put_i(char *p, int64_t v)
 {
 	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
 	if (v < 0)
 		*p++ = '-';
-	if (u < 10) {
-		*p++ = (char)('0' + u);
-		return p;
-	}
-	if (u < 100) {
-		memcpy(p, &tr_digits2[2 * u], 2);
-		return p + 2;
-	}
-	static const uint64_t pow10[] = { 1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000,
-					  1000000000, 10000000000ULL, 100000000000ULL, 1000000000000ULL,
-					  10000000000000ULL, 100000000000000ULL, 1000000000000000ULL,
-					  10000000000000000ULL, 100000000000000000ULL, 1000000000000000000ULL,
-					  10000000000000000000ULL };
-	int n = 3;
-	while (n < 20 && u >= pow10[n])
-		n++;
+	int n = tr_ndigits(u);
 	char *q = p + n;
 	while (u >= 100) {
-		const char *d = &tr_digits2[2 * (u % 100)];
+		memcpy(q -= 2, &tr_digits2[2 * (u % 100)], 2);
 		u /= 100;
-		*--q = d[1];
-		*--q = d[0];
 	}
-	if (u >= 10) {
-		*--q = tr_digits2[2 * u + 1];
-		*--q = tr_digits2[2 * u];
-	} else {
-		*--q = (char)('0' + u);
-	}
+	if (u >= 10)
+		memcpy(q - 2, &tr_digits2[2 * u], 2);
+	else
+		q[-1] = (char)('0' + u);
 	return p + n;
 }
 
+/* Small integers, -1 .. TR_SMALL - 2, each as its text and a comma (the
+ * CSV column's end, or the JSON value's before the next key): copied as
+ * one 8-byte block, the cursor moved by len. */
+#define TR_SMALL 1024
+struct tr_small {
+	char s[7];
+	uint8_t len;
+};
+void tr_small_init(struct tr_small t[TR_SMALL]); /* trace.c */
+
+/* v and a comma. */
+static inline char *tr_put_ic(char *p, const struct tr_small *t, int64_t v)
+{
+	uint64_t i = (uint64_t)v + 1;
+	if (i < TR_SMALL) {
+		memcpy(p, &t[i], sizeof t[i]);
+		return p + t[i].len;
+	}
+	p = tr_put_i(p, v);
+	*p++ = ',';
+	return p;
+}
+
 /* A number written on most records that changes by small steps (seq, t):
- * its decimal text kept, incremented in place when it grew by one, copied
- * when it did not change, reformatted otherwise. */
+ * its decimal text kept, a step under 10 added to its last digits in
+ * place, copied when it did not change, reformatted otherwise. */
 struct tr_counter {
 	int64_t v;
 	uint8_t len;
 	char s[23];
 };
+/* c's text plus d (1..9), in place; -1 when it gets a digit more. */
+static inline int tr_counter_add(struct tr_counter *c, int d)
+{
+	int i = c->len - 1, x = c->s[i] - '0' + d;
+	if (x >= 10) { /* carry through the nines */
+		x -= 10;
+		int k = i - 1;
+		while (k >= 0 && c->s[k] == '9')
+			c->s[k--] = '0';
+		if (k < 0)
+			return -1;
+		c->s[k]++;
+	}
+	c->s[i] = (char)('0' + x);
+	return 0;
+}
 static inline char *tr_put_counter(char *p, struct tr_counter *c, int64_t v)
 {
 	if (v != c->v) {
-		int i = c->len - 1;
-		if (v == c->v + 1 && v > 0) { /* carry from the last digit */
-			while (i >= 0 && c->s[i] == '9')
-				c->s[i--] = '0';
-		}
-		if (v == c->v + 1 && v > 0 && i >= 0) {
-			c->s[i]++;
-		} else {
+		uint64_t d = (uint64_t)v - (uint64_t)c->v;
+		if (!(v > c->v && c->v >= 0 && d < 10 && tr_counter_add(c, (int)d) == 0))
 			c->len = (uint8_t)(tr_put_i(c->s, v) - c->s);
-		}
 		c->v = v;
 	}
 	memcpy(p, c->s, sizeof c->s); /* within the caller's TRACE_FRAG_SLACK */
 	return p + c->len;
 }
 #define TR_COUNTER_INIT { .v = 0, .len = 1, .s = "0" }
-/* A writer's t and seq counters (the JSON back ends'). */
-struct tr_clock {
-	struct tr_counter t, seq;
-};
-#define TR_CLOCK_INIT { TR_COUNTER_INIT, TR_COUNTER_INIT }
 
-/* A precomputed field fragment (a name and what follows it): copied as
+/* A precomputed field fragment (a name and what is around it): copied as
  * one fixed-size block, then the cursor moves by len. */
 struct tr_frag {
 	uint8_t len;
@@ -173,9 +207,26 @@ static inline char *tr_put_frag(char *p, const struct tr_frag *f)
 	memcpy(p, f->s, sizeof f->s); /* the caller reserved TRACE_FRAG_SLACK bytes past the record */
 	return p + f->len;
 }
-/* f = s then tail, or -1 if that is longer than a fragment holds. */
-int tr_frag_set(struct tr_frag *f, const char *s, const char *tail);
+/* f[0..n-1] = pre name(i) post, and f[n] the same for a value out of
+ * range (name(n): "?"); -1 if one is longer than a fragment holds. */
+int tr_frags_set(struct tr_frag *f, int n, const char *(*name)(int), const char *pre, const char *post);
+/* The fragment of v in a table of n (and the out-of-range one). */
+static inline const struct tr_frag *tr_frag_of(const struct tr_frag *f, int n, int v)
+{
+	return &f[(unsigned)v < (unsigned)n ? v : n];
+}
 #define TRACE_FRAG_SLACK 32
+
+/* A name as the record formats quote it, with its length. */
+struct tr_str {
+	char *s;
+	size_t len;
+};
+static inline char *tr_put_str(char *p, const struct tr_str *s)
+{
+	memcpy(p, s->s, s->len);
+	return p + s->len;
+}
 
 #define TRACE_MAX_RECORD 640 /* longer than any record's fixed fields in json, jsonl or csv (an --explain rule included) */
 
@@ -183,18 +234,59 @@ int tr_frag_set(struct tr_frag *f, const char *s, const char *tail);
  * and channel as a JSON string and as a CSV field (record.c). */
 struct trace_names {
 	int nfuncs, nchans;
-	char **fn_json, **fn_csv, **chan_json, **chan_csv;
+	struct tr_str *fn_json, *fn_csv, *chan_json, *chan_csv;
 };
 int trace_names_init(struct trace_names *nm, const struct trace_meta *m);
 void trace_names_release(struct trace_names *nm);
+
+static inline int trace_is_chan_wait(int wait) { return wait == WR_CHAN_RECV || wait == WR_CHAN_SEND; }
+
 /* The names a record carries: its function (new records) and, when it
  * waits on a channel, the channel; NULL where it has none. */
-const char *trace_record_fn(const struct trace_names *nm, const struct sim_event *e, int csv);
-const char *trace_record_chan(const struct trace_names *nm, const struct sim_event *e, int csv);
-/* One record as a JSON object, names included, between pre and post;
- * t and seq formatted from the writer's clock (incrementally). */
-int trace_record_json(struct trace_out *o, const struct trace_names *nm, struct tr_clock *clk,
-		      const struct sim_event *e, const char *pre, size_t npre, const char *post, size_t npost);
+static inline const struct tr_str *trace_record_fn(const struct trace_names *nm, const struct sim_event *e, int csv)
+{
+	if (e->ev != EV_G || e->from != PL_NEW || e->fn < 0 || e->fn >= nm->nfuncs)
+		return NULL;
+	return csv ? &nm->fn_csv[e->fn] : &nm->fn_json[e->fn];
+}
+static inline const struct tr_str *trace_record_chan(const struct trace_names *nm, const struct sim_event *e,
+						     int csv)
+{
+	if ((e->ev != EV_G && e->ev != EV_SUDOG) || !trace_is_chan_wait(e->wait) || e->obj < 0 || e->obj >= nm->nchans)
+		return NULL;
+	return csv ? &nm->chan_csv[e->obj] : &nm->chan_json[e->obj];
+}
+
+/* Where a record is formatted: in place in the output buffer when n bytes
+ * fit in it (the common case, inline), else (names longer than the
+ * buffer) in a block of its own; trace_record_end() hands it on. */
+char *trace_record_begin_slow(struct trace_out *o, size_t n);
+int trace_record_end_slow(struct trace_out *o, char *start, char *end);
+static inline char *trace_record_begin(struct trace_out *o, size_t n)
+{
+	return n <= TRACE_BUF - o->len ? o->buf + o->len : trace_record_begin_slow(o, n);
+}
+static inline int trace_record_end(struct trace_out *o, char *start, char *end)
+{
+	return start == o->buf + o->len ? trace_out_commit(o, end) : trace_record_end_slow(o, start, end);
+}
+
+/* The json and jsonl back ends' record formatter (record.c): the names,
+ * t and seq as counters, the small integers and every key with its
+ * constant text as fragments. */
+struct trace_json_fmt {
+	struct trace_names names;
+	struct tr_counter t, seq;
+	struct tr_small ints[TR_SMALL];
+	struct tr_frag ev[EV__N + 1], reason[R__N + 1], wait[WR__N + 1];
+	struct tr_frag gfrom[PL__N + 1], gto[PL__N + 1], mfrom[MS__N + 1], mto[MS__N + 1];
+	struct tr_frag pfrom[PS__N + 1], pto[PS__N + 1], cfrom[CPU__N + 1], cto[CPU__N + 1];
+};
+int trace_json_fmt_init(struct trace_json_fmt *f, const struct trace_meta *m);
+void trace_json_fmt_release(struct trace_json_fmt *f);
+/* One record as a JSON object, names included, between pre and post. */
+int trace_record_json(struct trace_out *o, struct trace_json_fmt *f, const struct sim_event *e, const char *pre,
+		      size_t npre, const char *post, size_t npost);
 
 /* The record's state names (sim_place_name, sim_mstate_name, sim_pstate_name, sim_cpustate_name by kind). */
 const char *trace_state_name(const struct sim_event *e, int v);

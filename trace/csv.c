@@ -18,25 +18,20 @@ struct csv_state {
 	struct trace_out *o;
 	struct trace_names names;
 	int explain;
-	/* each name with its comma, for the columns ev, from/to and reason */
-	struct tr_frag ev[EV__N], place[PL__N], mstate[MS__N], pstate[PS__N], cpustate[CPU__N], reason[R__N];
 	struct tr_counter t, seq; /* the last record's */
+	struct tr_small ints[TR_SMALL];
+	/* each name with its comma, for the columns ev, from/to and reason */
+	struct tr_frag ev[EV__N + 1], place[PL__N + 1], mstate[MS__N + 1], pstate[PS__N + 1], cpustate[CPU__N + 1],
+		reason[R__N + 1];
 };
-
-static int frags(struct tr_frag *f, int n, const char *(*name)(int))
-{
-	for (int i = 0; i < n; i++)
-		if (tr_frag_set(&f[i], name(i), ",") != 0)
-			return -1;
-	return 0;
-}
 
 static int csv_frags(struct csv_state *c)
 {
-	return frags(c->ev, EV__N, sim_ev_name) | frags(c->place, PL__N, sim_place_name) |
-	       frags(c->mstate, MS__N, sim_mstate_name) | frags(c->pstate, PS__N, sim_pstate_name) |
-	       frags(c->cpustate, CPU__N, sim_cpustate_name) |
-	       frags(c->reason, R__N, sim_reason_name);
+	return tr_frags_set(c->ev, EV__N, sim_ev_name, "", ",") | tr_frags_set(c->place, PL__N, sim_place_name, "", ",") |
+	       tr_frags_set(c->mstate, MS__N, sim_mstate_name, "", ",") |
+	       tr_frags_set(c->pstate, PS__N, sim_pstate_name, "", ",") |
+	       tr_frags_set(c->cpustate, CPU__N, sim_cpustate_name, "", ",") |
+	       tr_frags_set(c->reason, R__N, sim_reason_name, "", ",");
 }
 
 static void *csv_open(struct trace_out *o, const struct trace_meta *m)
@@ -46,6 +41,7 @@ static void *csv_open(struct trace_out *o, const struct trace_meta *m)
 		return NULL;
 	c->o = o;
 	c->t = c->seq = (struct tr_counter)TR_COUNTER_INIT;
+	tr_small_init(c->ints);
 	if (csv_frags(c) != 0 || trace_names_init(&c->names, m) != 0) {
 		free(c);
 		return NULL;
@@ -58,92 +54,84 @@ static void *csv_open(struct trace_out *o, const struct trace_meta *m)
 	return c;
 }
 
-static char *col_i(char *p, int have, int64_t v)
+/* The columns from .. ran_us, each followed by its comma: a kind's own
+ * values, -1 or empty for the rest (constant runs copied as one). */
+static char *cols_kind(char *p, const struct csv_state *c, const struct sim_event *e)
 {
-	p = tr_put_i(p, have ? v : -1);
+	const struct tr_frag *states = c->pstate;
+	int n = PS__N;
+	switch (e->ev) {
+	case EV_G:
+		p = tr_put_frag(p, tr_frag_of(c->place, PL__N, e->from));
+		p = tr_put_frag(p, tr_frag_of(c->place, PL__N, e->to));
+		p = tr_put_ic(p, c->ints, e->from_p);
+		p = tr_put_frag(p, tr_frag_of(c->reason, R__N, e->reason));
+		return TR_PUT_LIT(p, "-1,-1,-1,-1,-1,");
+	case EV_M:
+		states = c->mstate, n = MS__N;
+		break;
+	case EV_CPU:
+		states = c->cpustate, n = CPU__N;
+		break;
+	case EV_P:
+		break;
+	default: { /* no state columns */
+		int steal = e->ev == EV_STEAL;
+		p = TR_PUT_LIT(p, ",,-1,,");
+		p = tr_put_ic(p, c->ints, steal ? e->victim : -1);
+		p = tr_put_ic(p, c->ints, steal || e->ev == EV_SPILL || e->ev == EV_SUDOG || e->ev == EV_REGION ? e->n : -1);
+		p = tr_put_ic(p, c->ints, steal ? e->runnext : -1);
+		p = tr_put_ic(p, c->ints, e->ev == EV_HANDOFF ? e->from_m : -1);
+		return tr_put_ic(p, c->ints, e->ev == EV_PREEMPT ? e->ran_us : -1);
+	}
+	}
+	p = tr_put_frag(p, tr_frag_of(states, n, e->from));
+	p = tr_put_frag(p, tr_frag_of(states, n, e->to));
+	return TR_PUT_LIT(p, "-1,,-1,-1,-1,-1,-1,");
+}
+
+/* The columns fn, wait, chan (and with --explain rule, rule_n) and the
+ * line's end. */
+static char *cols_tail(char *p, const struct csv_state *c, const struct sim_event *e, const struct tr_str *fn,
+		       const struct tr_str *ch)
+{
+	if (fn)
+		p = tr_put_str(p, fn);
 	*p++ = ',';
+	if ((e->ev == EV_G || e->ev == EV_SUDOG) && e->wait)
+		p = tr_put_s(p, sim_waitreason_name(e->wait));
+	*p++ = ',';
+	if (ch)
+		p = tr_put_str(p, ch);
+	if (c->explain) { /* the rule is quoted: it has commas */
+		p = e->rule ? tr_put_s(TR_PUT_LIT(p, ",\""), sim_rule_name(e->rule)) : TR_PUT_LIT(p, ",");
+		p = e->rule ? TR_PUT_LIT(p, "\",") : TR_PUT_LIT(p, ",");
+		p = tr_put_i(p, e->rule_n);
+	}
+	*p++ = '\n';
 	return p;
-}
-
-static char *col_s(char *p, int have, const char *v)
-{
-	p = have ? tr_put_s(p, v) : p;
-	*p++ = ',';
-	return p;
-}
-
-/* A state column: the name of v in the record's kind, or empty. */
-static char *col_state(char *p, const struct csv_state *c, const struct sim_event *e, int v)
-{
-	const struct tr_frag *f = e->ev == EV_G ? c->place
-				  : e->ev == EV_M ? c->mstate
-				  : e->ev == EV_CPU ? c->cpustate
-						    : c->pstate;
-	int n = e->ev == EV_G ? PL__N : e->ev == EV_M ? MS__N : e->ev == EV_CPU ? CPU__N : PS__N;
-	if (v >= 0 && v < n)
-		return tr_put_frag(p, &f[v]);
-	return col_s(p, 1, trace_state_name(e, v));
-}
-
-static char *col_frag(char *p, const struct tr_frag *f, int n, int v, const char *(*name)(int))
-{
-	return v >= 0 && v < n ? tr_put_frag(p, &f[v]) : col_s(p, 1, name(v));
-}
-
-/* The fixed columns, t .. wait, each followed by its comma. */
-static int event_csv(char *buf, struct csv_state *c, const struct sim_event *e)
-{
-	int g = e->ev == EV_G, state = g || e->ev == EV_M || e->ev == EV_P || e->ev == EV_CPU;
-	int steal = e->ev == EV_STEAL;
-	char *p = tr_put_counter(buf, &c->t, e->t);
-	*p++ = ',';
-	p = tr_put_counter(p, &c->seq, (int64_t)e->seq);
-	*p++ = ',';
-	p = col_frag(p, c->ev, EV__N, e->ev, sim_ev_name);
-	p = col_i(p, 1, e->g);
-	p = col_i(p, 1, e->p);
-	p = col_i(p, 1, e->m);
-	p = state ? col_state(p, c, e, e->from) : col_s(p, 0, "");
-	p = state ? col_state(p, c, e, e->to) : col_s(p, 0, "");
-	p = col_i(p, g, e->from_p);
-	p = g ? col_frag(p, c->reason, R__N, e->reason, sim_reason_name) : col_s(p, 0, "");
-	p = col_i(p, steal, e->victim);
-	p = col_i(p, steal || e->ev == EV_SPILL || e->ev == EV_SUDOG || e->ev == EV_REGION, e->n);
-	p = col_i(p, steal, e->runnext);
-	p = col_i(p, e->ev == EV_HANDOFF, e->from_m);
-	p = col_i(p, e->ev == EV_PREEMPT, e->ran_us);
-	p = col_i(p, 1, e->by_m);
-	p = col_i(p, 1, e->by_p);
-	return (int)(p - buf);
 }
 
 static int csv_event(void *st, const struct sim_event *e)
 {
 	struct csv_state *c = st;
-	char *buf = trace_out_reserve(c->o, TRACE_MAX_RECORD + TRACE_FRAG_SLACK); /* formatted in place */
-	int n = event_csv(buf, c, e);
-	const char *fn = trace_record_fn(&c->names, e, 1), *ch = trace_record_chan(&c->names, e, 1);
-	const char *wait = (e->ev == EV_G || e->ev == EV_SUDOG) && e->wait ? sim_waitreason_name(e->wait) : "";
-	if (!fn && !ch && !*wait && !c->explain) {
-		buf[n++] = ',';
-		buf[n++] = ',';
-		buf[n++] = '\n';
-		return trace_out_commit(c->o, buf + n);
-	}
-	trace_out_commit(c->o, buf + n);
-	trace_out_puts(c->o, fn ? fn : "");
-	trace_out_put(c->o, ",", 1);
-	trace_out_puts(c->o, wait);
-	trace_out_put(c->o, ",", 1);
-	trace_out_puts(c->o, ch ? ch : "");
-	if (c->explain) { /* --explain */
-		char tail[32];
-		trace_out_puts(c->o, e->rule ? ",\"" : ",");
-		trace_out_puts(c->o, e->rule ? sim_rule_name(e->rule) : "");
-		trace_out_puts(c->o, e->rule ? "\"," : ",");
-		trace_out_put(c->o, tail, (size_t)(tr_put_i(tail, e->rule_n) - tail));
-	}
-	return trace_out_put(c->o, "\n", 1);
+	const struct tr_str *fn = trace_record_fn(&c->names, e, 1), *ch = trace_record_chan(&c->names, e, 1);
+	size_t names = (fn ? fn->len : 0) + (ch ? ch->len : 0);
+	char *buf = trace_record_begin(c->o, TRACE_MAX_RECORD + TRACE_FRAG_SLACK + names), *p = buf;
+	if (!buf)
+		return -1;
+	p = tr_put_counter(p, &c->t, e->t);
+	*p++ = ',';
+	p = tr_put_counter(p, &c->seq, (int64_t)e->seq);
+	*p++ = ',';
+	p = tr_put_frag(p, tr_frag_of(c->ev, EV__N, e->ev));
+	p = tr_put_ic(p, c->ints, e->g);
+	p = tr_put_ic(p, c->ints, e->p);
+	p = tr_put_ic(p, c->ints, e->m);
+	p = cols_kind(p, c, e);
+	p = tr_put_ic(p, c->ints, e->by_m);
+	p = tr_put_ic(p, c->ints, e->by_p);
+	return trace_record_end(c->o, buf, cols_tail(p, c, e, fn, ch));
 }
 
 static int csv_close(void *st, const struct sim_summary *sum)

@@ -7,8 +7,7 @@
 
 struct json_state {
 	struct trace_out *o;
-	struct trace_names names;
-	struct tr_clock clk; /* t and seq, formatted incrementally */
+	struct trace_json_fmt fmt;
 	int64_t n;
 };
 
@@ -18,8 +17,8 @@ static void *json_open(struct trace_out *o, const struct trace_meta *m)
 	if (!j)
 		return NULL;
 	j->o = o;
-	j->clk = (struct tr_clock)TR_CLOCK_INIT;
-	if (trace_names_init(&j->names, m) != 0) {
+	if (trace_json_fmt_init(&j->fmt, m) != 0) {
+		trace_json_fmt_release(&j->fmt);
 		free(j);
 		return NULL;
 	}
@@ -35,7 +34,7 @@ static void *json_open(struct trace_out *o, const struct trace_meta *m)
 static int json_event(void *st, const struct sim_event *e)
 {
 	struct json_state *j = st;
-	return trace_record_json(j->o, &j->names, &j->clk, e, ",\n", j->n++ > 0 ? 2 : 0, "", 0);
+	return trace_record_json(j->o, &j->fmt, e, ",\n", j->n++ > 0 ? 2 : 0, "", 0);
 }
 
 static int json_close(void *st, const struct sim_summary *sum)
@@ -54,7 +53,7 @@ static void json_release(void *st)
 {
 	struct json_state *j = st;
 	if (j)
-		trace_names_release(&j->names);
+		trace_json_fmt_release(&j->fmt);
 	free(j);
 }
 

@@ -6,8 +6,7 @@
 
 struct jsonl_state {
 	struct trace_out *o;
-	struct trace_names names;
-	struct tr_clock clk; /* t and seq, formatted incrementally */
+	struct trace_json_fmt fmt;
 };
 
 static void *jsonl_open(struct trace_out *o, const struct trace_meta *m)
@@ -16,8 +15,8 @@ static void *jsonl_open(struct trace_out *o, const struct trace_meta *m)
 	if (!j)
 		return NULL;
 	j->o = o;
-	j->clk = (struct tr_clock)TR_CLOCK_INIT;
-	if (trace_names_init(&j->names, m) != 0) {
+	if (trace_json_fmt_init(&j->fmt, m) != 0) {
+		trace_json_fmt_release(&j->fmt);
 		free(j);
 		return NULL;
 	}
@@ -27,7 +26,7 @@ static void *jsonl_open(struct trace_out *o, const struct trace_meta *m)
 static int jsonl_event(void *st, const struct sim_event *e)
 {
 	struct jsonl_state *j = st;
-	return trace_record_json(j->o, &j->names, &j->clk, e, "", 0, "\n", 1);
+	return trace_record_json(j->o, &j->fmt, e, "", 0, "\n", 1);
 }
 
 static int jsonl_close(void *st, const struct sim_summary *sum)
@@ -41,7 +40,7 @@ static void jsonl_release(void *st)
 {
 	struct jsonl_state *j = st;
 	if (j)
-		trace_names_release(&j->names);
+		trace_json_fmt_release(&j->fmt);
 	free(j);
 }
 

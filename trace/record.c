@@ -16,84 +16,86 @@ const char *trace_state_name(const struct sim_event *e, int v)
 	return e->ev == EV_M ? sim_mstate_name(v) : sim_pstate_name(v);
 }
 
-/* A key (a literal: one memcpy) and its value. */
-#define put_kv_i(p, key, v) tr_put_i(TR_PUT_LIT(p, key), v)
-#define put_kv_s(p, key, v) put_s_quote(TR_PUT_LIT(p, key), v)
+/* A key (a literal: one memcpy), its value and the comma after it. */
+#define put_kv_i(p, f, key, v) tr_put_ic(TR_PUT_LIT(p, key), (f)->ints, v)
 
-static char *put_s_quote(char *p, const char *v)
+static char *put_kv_s(char *p, const char *key, const char *v)
 {
-	p = tr_put_s(p, v);
-	*p++ = '"';
-	return p;
+	p = tr_put_s(tr_put_s(p, key), v);
+	return TR_PUT_LIT(p, "\",");
 }
 
-static int is_chan_wait(const struct sim_event *e)
+/* The from and to of a state record (m, p, cpu). */
+static char *state_from_to(char *p, const struct trace_json_fmt *f, const struct sim_event *e)
 {
-	return e->wait == WR_CHAN_RECV || e->wait == WR_CHAN_SEND;
+	const struct tr_frag *from = f->pfrom, *to = f->pto;
+	int n = PS__N;
+	if (e->ev == EV_M)
+		from = f->mfrom, to = f->mto, n = MS__N;
+	else if (e->ev == EV_CPU)
+		from = f->cfrom, to = f->cto, n = CPU__N;
+	p = tr_put_frag(p, tr_frag_of(from, n, e->from));
+	return tr_put_frag(p, tr_frag_of(to, n, e->to));
 }
 
-/* The record into buf (TRACE_MAX_RECORD bytes); t and seq through clk's
- * counters, or formatted afresh without one. */
-static int event_json(char *buf, const struct sim_event *e, struct tr_clock *clk)
+/* The record's fields after by_p, each followed by a comma. */
+static char *event_json_kind(char *p, const struct trace_json_fmt *f, const struct sim_event *e)
 {
-	char *p = TR_PUT_LIT(buf, "{\"t\":");
-	p = clk ? tr_put_counter(p, &clk->t, e->t) : tr_put_i(p, e->t);
-	p = TR_PUT_LIT(p, ",\"seq\":");
-	p = clk ? tr_put_counter(p, &clk->seq, (int64_t)e->seq) : tr_put_i(p, (int64_t)e->seq);
-	p = put_kv_s(p, ",\"ev\":\"", sim_ev_name(e->ev));
-	p = put_kv_i(p, ",\"g\":", e->g);
-	p = put_kv_i(p, ",\"p\":", e->p);
-	p = put_kv_i(p, ",\"m\":", e->m);
-	p = put_kv_i(p, ",\"by_m\":", e->by_m);
-	p = put_kv_i(p, ",\"by_p\":", e->by_p);
 	switch (e->ev) {
 	case EV_G:
-		p = put_kv_s(p, ",\"from\":\"", sim_place_name(e->from));
-		p = put_kv_s(p, ",\"to\":\"", sim_place_name(e->to));
-		p = put_kv_i(p, ",\"from_p\":", e->from_p);
-		p = put_kv_s(p, ",\"reason\":\"", sim_reason_name(e->reason));
+		p = tr_put_frag(p, tr_frag_of(f->gfrom, PL__N, e->from));
+		p = tr_put_frag(p, tr_frag_of(f->gto, PL__N, e->to));
+		p = put_kv_i(p, f, "\"from_p\":", e->from_p);
+		p = tr_put_frag(p, tr_frag_of(f->reason, R__N, e->reason));
 		if (e->wait)
-			p = put_kv_s(p, ",\"wait\":\"", sim_waitreason_name(e->wait));
-		if (e->obj >= 0 && !is_chan_wait(e))
-			p = put_kv_i(p, ",\"obj\":", e->obj);
-		break;
+			p = tr_put_frag(p, tr_frag_of(f->wait, WR__N, e->wait));
+		if (e->obj >= 0 && !trace_is_chan_wait(e->wait))
+			p = put_kv_i(p, f, "\"obj\":", e->obj);
+		return p;
+	case EV_M:
+	case EV_P:
+	case EV_CPU:
+		return state_from_to(p, f, e);
 	case EV_STEAL:
-		p = put_kv_i(p, ",\"victim\":", e->victim);
-		p = put_kv_i(p, ",\"n\":", e->n);
-		p = put_kv_i(p, ",\"runnext\":", e->runnext);
-		break;
+		p = put_kv_i(p, f, "\"victim\":", e->victim);
+		p = put_kv_i(p, f, "\"n\":", e->n);
+		return put_kv_i(p, f, "\"runnext\":", e->runnext);
 	case EV_SPILL:
-		p = put_kv_i(p, ",\"n\":", e->n);
-		break;
+		return put_kv_i(p, f, "\"n\":", e->n);
 	case EV_HANDOFF:
-		p = put_kv_i(p, ",\"from_m\":", e->from_m);
-		break;
+		return put_kv_i(p, f, "\"from_m\":", e->from_m);
 	case EV_PREEMPT:
-		p = put_kv_i(p, ",\"ran_us\":", e->ran_us);
-		break;
+		return put_kv_i(p, f, "\"ran_us\":", e->ran_us);
 	case EV_REGION:
-		p = put_kv_i(p, ",\"obj\":", e->obj);
-		p = put_kv_i(p, ",\"n\":", e->n);
-		break;
+		p = put_kv_i(p, f, "\"obj\":", e->obj);
+		return put_kv_i(p, f, "\"n\":", e->n);
 	case EV_SUDOG:
-		p = put_kv_i(p, ",\"n\":", e->n);
-		p = put_kv_s(p, ",\"wait\":\"", sim_waitreason_name(e->wait));
-		break;
+		p = put_kv_i(p, f, "\"n\":", e->n);
+		return put_kv_s(p, "\"wait\":\"", sim_waitreason_name(e->wait));
 	default:
-		p = put_kv_s(p, ",\"from\":\"", trace_state_name(e, e->from));
-		p = put_kv_s(p, ",\"to\":\"", trace_state_name(e, e->to));
+		p = put_kv_s(p, "\"from\":\"", trace_state_name(e, e->from));
+		return put_kv_s(p, "\"to\":\"", trace_state_name(e, e->to));
 	}
-	if (e->rule) { /* --explain */
-		p = put_kv_s(p, ",\"rule\":\"", sim_rule_name(e->rule));
-		p = put_kv_i(p, ",\"rule_n\":", e->rule_n);
-	}
-	*p++ = '}';
-	return (int)(p - buf);
 }
 
-int trace_event_json(char *buf, size_t len, const struct sim_event *e)
+/* The record's fixed fields into p (TRACE_MAX_RECORD bytes and the
+ * slack), each followed by a comma. */
+static char *event_json(char *p, struct trace_json_fmt *f, const struct sim_event *e)
 {
-	return len < TRACE_MAX_RECORD ? -1 : event_json(buf, e, NULL);
+	p = tr_put_counter(TR_PUT_LIT(p, "{\"t\":"), &f->t, e->t);
+	p = tr_put_counter(TR_PUT_LIT(p, ",\"seq\":"), &f->seq, (int64_t)e->seq);
+	p = tr_put_frag(p, tr_frag_of(f->ev, EV__N, e->ev)); /* ,"ev":"g","g": */
+	p = tr_put_ic(p, f->ints, e->g);
+	p = put_kv_i(p, f, "\"p\":", e->p);
+	p = put_kv_i(p, f, "\"m\":", e->m);
+	p = put_kv_i(p, f, "\"by_m\":", e->by_m);
+	p = put_kv_i(p, f, "\"by_p\":", e->by_p);
+	p = event_json_kind(p, f, e);
+	if (e->rule) { /* --explain */
+		p = put_kv_s(p, "\"rule\":\"", sim_rule_name(e->rule));
+		p = put_kv_i(p, f, "\"rule_n\":", e->rule_n);
+	}
+	return p;
 }
 
 /* ---- names ---------------------------------------------------------- */
@@ -129,14 +131,21 @@ static char *csv_quoted(const char *s)
 	return q;
 }
 
-static int quote_all(char ***json, char ***csv, int n, const char *const *names)
+static int set_str(struct tr_str *s, char *text)
+{
+	s->s = text;
+	s->len = text ? strlen(text) : 0;
+	return text ? 0 : -1;
+}
+
+static int quote_all(struct tr_str **json, struct tr_str **csv, int n, const char *const *names)
 {
 	*json = calloc((size_t)n + 1, sizeof **json);
 	*csv = calloc((size_t)n + 1, sizeof **csv);
 	if (!*json || !*csv)
 		return -1;
 	for (int i = 0; i < n; i++)
-		if (!((*json)[i] = json_quoted(names[i])) || !((*csv)[i] = csv_quoted(names[i])))
+		if (set_str(&(*json)[i], json_quoted(names[i])) != 0 || set_str(&(*csv)[i], csv_quoted(names[i])) != 0)
 			return -1;
 	return 0;
 }
@@ -153,10 +162,10 @@ int trace_names_init(struct trace_names *nm, const struct trace_meta *m)
 	return 0;
 }
 
-static void free_all(char **v, int n)
+static void free_all(struct tr_str *v, int n)
 {
 	for (int i = 0; v && i < n; i++)
-		free(v[i]);
+		free(v[i].s);
 	free(v);
 }
 
@@ -169,42 +178,44 @@ void trace_names_release(struct trace_names *nm)
 	*nm = (struct trace_names){ 0 };
 }
 
-const char *trace_record_fn(const struct trace_names *nm, const struct sim_event *e, int csv)
-{
-	if (e->ev != EV_G || e->from != PL_NEW || e->fn < 0 || e->fn >= nm->nfuncs)
-		return NULL;
-	return csv ? nm->fn_csv[e->fn] : nm->fn_json[e->fn];
-}
+/* ---- the json formatter --------------------------------------------- */
 
-const char *trace_record_chan(const struct trace_names *nm, const struct sim_event *e, int csv)
+int trace_json_fmt_init(struct trace_json_fmt *f, const struct trace_meta *m)
 {
-	if ((e->ev != EV_G && e->ev != EV_SUDOG) || !is_chan_wait(e) || e->obj < 0 || e->obj >= nm->nchans)
-		return NULL;
-	return csv ? nm->chan_csv[e->obj] : nm->chan_json[e->obj];
-}
-
-int trace_record_json(struct trace_out *o, const struct trace_names *nm, struct tr_clock *clk,
-		      const struct sim_event *e, const char *pre, size_t npre, const char *post, size_t npost)
-{
-	char *buf = trace_out_reserve(o, TRACE_MAX_RECORD + npre + npost); /* formatted in place */
-	memcpy(buf, pre, npre);
-	int n = event_json(buf + npre, e, clk);
-	if (n < 0)
+	f->t = f->seq = (struct tr_counter)TR_COUNTER_INIT;
+	tr_small_init(f->ints);
+	if (tr_frags_set(f->ev, EV__N, sim_ev_name, ",\"ev\":\"", "\",\"g\":") != 0 ||
+	    tr_frags_set(f->reason, R__N, sim_reason_name, "\"reason\":\"", "\",") != 0 ||
+	    tr_frags_set(f->wait, WR__N, sim_waitreason_name, "\"wait\":\"", "\",") != 0 ||
+	    tr_frags_set(f->gfrom, PL__N, sim_place_name, "\"from\":\"", "\",") != 0 ||
+	    tr_frags_set(f->gto, PL__N, sim_place_name, "\"to\":\"", "\",") != 0 ||
+	    tr_frags_set(f->mfrom, MS__N, sim_mstate_name, "\"from\":\"", "\",") != 0 ||
+	    tr_frags_set(f->mto, MS__N, sim_mstate_name, "\"to\":\"", "\",") != 0 ||
+	    tr_frags_set(f->pfrom, PS__N, sim_pstate_name, "\"from\":\"", "\",") != 0 ||
+	    tr_frags_set(f->pto, PS__N, sim_pstate_name, "\"to\":\"", "\",") != 0 ||
+	    tr_frags_set(f->cfrom, CPU__N, sim_cpustate_name, "\"from\":\"", "\",") != 0 ||
+	    tr_frags_set(f->cto, CPU__N, sim_cpustate_name, "\"to\":\"", "\",") != 0)
 		return -1;
-	const char *fn = trace_record_fn(nm, e, 0), *ch = trace_record_chan(nm, e, 0);
-	if (!fn && !ch) {
-		memcpy(buf + npre + (size_t)n, post, npost);
-		return trace_out_commit(o, buf + npre + (size_t)n + npost);
-	}
-	trace_out_commit(o, buf + npre + (size_t)n - 1); /* all but the closing brace */
-	if (fn) {
-		trace_out_puts(o, ",\"fn\":");
-		trace_out_puts(o, fn);
-	}
-	if (ch) {
-		trace_out_puts(o, ",\"chan\":");
-		trace_out_puts(o, ch);
-	}
-	trace_out_put(o, "}", 1);
-	return trace_out_put(o, post, npost);
+	return trace_names_init(&f->names, m);
+}
+
+void trace_json_fmt_release(struct trace_json_fmt *f) { trace_names_release(&f->names); }
+
+int trace_record_json(struct trace_out *o, struct trace_json_fmt *f, const struct sim_event *e, const char *pre,
+		      size_t npre, const char *post, size_t npost)
+{
+	const struct tr_str *fn = trace_record_fn(&f->names, e, 0), *ch = trace_record_chan(&f->names, e, 0);
+	size_t names = (fn ? fn->len + 8 : 0) + (ch ? ch->len + 8 : 0);
+	char *buf = trace_record_begin(o, npre + TRACE_MAX_RECORD + TRACE_FRAG_SLACK + names + npost);
+	if (!buf)
+		return -1;
+	memcpy(buf, pre, npre);
+	char *p = event_json(buf + npre, f, e);
+	if (fn)
+		p = TR_PUT_LIT(tr_put_str(TR_PUT_LIT(p, "\"fn\":"), fn), ",");
+	if (ch)
+		p = TR_PUT_LIT(tr_put_str(TR_PUT_LIT(p, "\"chan\":"), ch), ",");
+	p[-1] = '}'; /* the last field's comma */
+	memcpy(p, post, npost);
+	return trace_record_end(o, buf, p + npost);
 }

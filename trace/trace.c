@@ -26,16 +26,43 @@ const char tr_digits2[200] = "00010203040506070809101112131415161718192021222324
 			     "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
 			     "8081828384858687888990919293949596979899";
 
-int tr_frag_set(struct tr_frag *f, const char *s, const char *tail)
+int tr_frags_set(struct tr_frag *f, int n, const char *(*name)(int), const char *pre, const char *post)
 {
-	size_t a = strlen(s), b = strlen(tail);
-	if (a + b > sizeof f->s)
-		return -1;
-	memset(f, 0, sizeof *f);
-	memcpy(f->s, s, a);
-	memcpy(f->s + a, tail, b);
-	f->len = (uint8_t)(a + b);
+	size_t a = strlen(pre), c = strlen(post);
+	for (int i = 0; i <= n; i++) {
+		const char *s = name(i);
+		size_t b = strlen(s);
+		if (a + b + c > sizeof f[i].s)
+			return -1;
+		memset(&f[i], 0, sizeof f[i]);
+		memcpy(f[i].s, pre, a);
+		memcpy(f[i].s + a, s, b);
+		memcpy(f[i].s + a + b, post, c);
+		f[i].len = (uint8_t)(a + b + c);
+	}
 	return 0;
+}
+
+void tr_small_init(struct tr_small t[TR_SMALL])
+{
+	for (int i = 0; i < TR_SMALL; i++) {
+		memset(&t[i], 0, sizeof t[i]);
+		char *p = tr_put_i(t[i].s, i - 1);
+		*p++ = ',';
+		t[i].len = (uint8_t)(p - t[i].s);
+	}
+}
+
+char *trace_record_begin_slow(struct trace_out *o, size_t n)
+{
+	return n <= TRACE_BUF ? trace_out_reserve(o, n) : malloc(n);
+}
+
+int trace_record_end_slow(struct trace_out *o, char *start, char *end)
+{
+	int rc = trace_out_put(o, start, (size_t)(end - start));
+	free(start);
+	return rc;
 }
 
 int trace_out_flush(struct trace_out *o)

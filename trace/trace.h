@@ -80,9 +80,6 @@ int trace_format_parse(const char *name, enum trace_format *out);
 int trace_format_from_path(const char *path, enum trace_format *out);
 const char *trace_format_name(enum trace_format fmt);
 
-/* One event as a compact JSON object (no newline) into buf; returns its
- * length or -1 if it does not fit. */
-int trace_event_json(char *buf, size_t len, const struct sim_event *e);
 /* The summary as a JSON object's text; the caller frees it. */
 char *trace_summary_json(const struct sim_summary *sum);
 
