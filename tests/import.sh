@@ -160,6 +160,19 @@ if [ -x "$go" ]; then
 		"$gosim" import "$tmp/$p.trace" -o "$tmp/$p.json" 2> /dev/null || no "twins/$p: the fresh trace does not import"
 		"$gosim" -w "$tmp/$p.json" -p 2 2>/dev/null | grep -q '^  outcome      done' || no "twins/$p: the replay does not end"
 	done
+	# Two of the built-in workloads' twins (workloads/go, twin.go: traced
+	# under GOSIM_TRACE), as tools/import-fidelity captures all seven: the
+	# trace imports to the twin's goroutines (main and n workers) and replays.
+	w=$(dirname "$0")/../workloads/go
+	for p in fanout sleepers; do
+		(cd "$w" && GOTOOLCHAIN=local GOFLAGS= "$go" build -o "$tmp/$p.bin" "$p.go" twin.go) || { no "workloads/go/$p: does not build"; continue; }
+		GOSIM_TRACE="$tmp/$p.b.trace" "$tmp/$p.bin" -procs 2 -n 20 -q > /dev/null || { no "workloads/go/$p: the traced run failed"; continue; }
+		[ -s "$tmp/$p.b.trace.cpu" ] || no "workloads/go/$p: no CPU time beside the trace"
+		"$gosim" import "$tmp/$p.b.trace" -o "$tmp/$p.b.json" --stats="$tmp/$p.b.stats" 2> /dev/null || no "workloads/go/$p: the trace does not import"
+		n=$(python3 -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["goroutines"]))' "$tmp/$p.b.stats")
+		[ "$n" = 21 ] || no "workloads/go/$p: $n user goroutines in the trace, not main and 20"
+		"$gosim" -w "$tmp/$p.b.json" -p 2 2>/dev/null | grep -q '^  outcome      done' || no "workloads/go/$p: the replay does not end"
+	done
 else
 	echo "import: skip: no Go 1.23 at $go (tools/setup.sh installs it): the fidelity programs not built"
 fi
@@ -202,5 +215,5 @@ head -c 100 "$t" > "$tmp/cut.trace"
 "$gosim" import "$tmp/cut.trace" -o "$tmp/keep.json" 2> /dev/null
 [ "$(cat "$tmp/keep.json")" = old ] || no "a failed import replaced the old output file"
 
-[ $fail -eq 0 ] && echo "import: ok (10 round trips, the mutex workload's locks, the real trace's golden workload, the pool's Mutex and WaitGroup, 4 fresh captures, $cases malformed traces)"
+[ $fail -eq 0 ] && echo "import: ok (10 round trips, the mutex workload's locks, the real trace's golden workload, the pool's Mutex and WaitGroup, 4 fresh captures and 2 built-in twins' traces, $cases malformed traces)"
 exit $fail

@@ -2,6 +2,12 @@
 // loop, and the per-goroutine start/end record it prints, with the
 // process's CPU time over the workload. Build a twin together with this
 // file: go run fanout.go twin.go
+//
+// With GOSIM_TRACE=FILE in the environment (tools/capture sets it; so does
+// tools/import-fidelity) the workload runs under an execution trace
+// (runtime/trace) written to FILE, from begin to report, and the process's
+// CPU time over that span (us, getrusage) is written to FILE.cpu, as the
+// import fidelity programs' twins/tw package does.
 package main
 
 import (
@@ -9,6 +15,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"runtime/trace"
 	"sort"
 	"sync/atomic"
 	"syscall"
@@ -129,6 +136,7 @@ type recorder struct {
 	spans []span
 	cpu0  time.Duration // the process's CPU time at begin
 	wait0 time.Duration // its threads' time runnable without a CPU at begin
+	trace *os.File      // the execution trace being written (GOSIM_TRACE), or nil
 }
 
 func newRecorder(n int) *recorder { return &recorder{spans: make([]span, n+2)} }
@@ -172,6 +180,16 @@ func osWait() time.Duration {
 func (r *recorder) begin() time.Time {
 	r.cpu0 = processCPU()
 	r.wait0 = osWait()
+	if path := os.Getenv("GOSIM_TRACE"); path != "" { // after osWait's reads: not in the trace
+		f, err := os.Create(path)
+		if err != nil {
+			panic(err)
+		}
+		if err := trace.Start(f); err != nil {
+			panic(err)
+		}
+		r.trace = f
+	}
 	return time.Now()
 }
 
@@ -186,7 +204,17 @@ func (r *recorder) end(id int, t0 time.Time) { r.spans[id].end = time.Since(t0).
 // threads' time runnable without a CPU, from begin to now), then "g ID
 // start_us S end_us E" per goroutine in id order (times relative to begin).
 func (r *recorder) report(makespan time.Duration, quiet bool) {
+	if r.trace != nil {
+		trace.Stop()
+	}
 	cpu, wait := processCPU()-r.cpu0, osWait()-r.wait0
+	if r.trace != nil {
+		r.trace.Close()
+		cpuFile := r.trace.Name() + ".cpu"
+		if err := os.WriteFile(cpuFile, []byte(fmt.Sprintf("%d\n", cpu.Microseconds())), 0o644); err != nil {
+			panic(err)
+		}
+	}
 	fmt.Printf("makespan_us %d\n", makespan.Microseconds())
 	fmt.Printf("cpu_us %d\n", cpu.Microseconds())
 	fmt.Printf("oswait_us %d\n", wait.Microseconds())

@@ -1,7 +1,7 @@
 // netserver: a TCP server with network waits, a Go program for gosim
 // import's fidelity table (tools/import-fidelity): a listener on loopback,
 // an accept loop starting a handler per connection (~100 us of CPU per
-// request), and 4 clients in the same program, each sending 40 requests
+// request), and 4 clients in the same program, each sending 200 requests
 // of 64 bytes one after another (~30 us of CPU per reply).
 //
 //	tools/capture run netserver.trace 2 tests/data/importgo/twins/netserver
@@ -47,7 +47,7 @@ func client(addr string, wg *sync.WaitGroup) {
 	}
 	defer c.Close()
 	buf := make([]byte, 64)
-	for i := 0; i < 40; i++ {
+	for i := 0; i < 200; i++ {
 		if _, err := c.Write(buf); err != nil {
 			panic(err)
 		}

@@ -1,5 +1,5 @@
 // pipeline: a three-stage pipeline, a Go program for gosim import's fidelity
-// table (tools/import-fidelity): gen makes 300 items (~20 us of CPU each),
+// table (tools/import-fidelity): gen makes 1,500 items (~20 us of CPU each),
 // two square goroutines take them (~100 us each) and pass them to sum
 // (~40 us each), over unbuffered channels; main waits for sum's total.
 //
@@ -13,7 +13,7 @@ import (
 )
 
 func gen(out chan<- int) {
-	for i := 0; i < 300; i++ {
+	for i := 0; i < 1500; i++ {
 		tw.Spin(20)
 		out <- i
 	}

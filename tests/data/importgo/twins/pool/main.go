@@ -1,5 +1,5 @@
 // pool: a worker pool, a Go program for gosim import's fidelity table
-// (tools/import-fidelity): main hands 400 jobs over an unbuffered channel to
+// (tools/import-fidelity): main hands 2,000 jobs over an unbuffered channel to
 // 4 workers; each job is ~150 us of CPU, then ~30 us more under one shared
 // sync.Mutex; main waits for the workers on a sync.WaitGroup.
 //
@@ -34,7 +34,7 @@ func main() {
 	for i := 0; i < 4; i++ {
 		go worker(jobs, &mu, &wg)
 	}
-	for j := 0; j < 400; j++ {
+	for j := 0; j < 2000; j++ {
 		jobs <- j
 	}
 	close(jobs)
