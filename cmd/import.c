@@ -65,6 +65,7 @@ struct ig {
 	json_t *go_arr, *go_op; /* the go op that created it, and the array holding it */
 	int nwg;          /* WaitGroup waits so far: they name the wait groups */
 	int64_t since;    /* running since, blocked since, in a syscall since */
+	uint64_t block_p; /* the P it blocked on + 1 (0: none): where a timer it waits for is (maybeAdd) */
 	int64_t cpu_ns, cpu_emitted_us;
 	size_t created;   /* creation order */
 	json_t *ops;
@@ -85,8 +86,13 @@ struct imp {
 	size_t *slot;     /* open hash: goid -> index+1 */
 	size_t nslot;
 	json_t *mutexes, *wgs; /* reconstructed: name -> true */
-	struct { uint64_t m, g; int has; } *ms;
+	struct { uint64_t m, g, p; int has; } *ms; /* per M: its G, its P + 1 (0: none) */
 	size_t nms, capm;
+	/* per P (by id, below MAX_PID): its last pass through the scheduler
+	 * (schedule/findRunnable: checkTimers), and whether that was a GoStart
+	 * (its M has run goroutines since, no pass between) or a P start/stop */
+	struct { int64_t ns; int run; } *pp;
+	size_t npp;
 	uint64_t procs, maxp;
 	int64_t end;
 	long nruntime;
@@ -212,7 +218,8 @@ static struct ig *cur(struct imp *im, uint64_t m)
 	return NULL;
 }
 
-static void set_cur(struct imp *im, uint64_t m, const struct ig *g)
+/* m's slot in ms, added if new; SIZE_MAX when out of memory. */
+static size_t m_slot(struct imp *im, uint64_t m)
 {
 	size_t i = 0;
 	while (i < im->nms && im->ms[i].m != m)
@@ -223,16 +230,65 @@ static void set_cur(struct imp *im, uint64_t m, const struct ig *g)
 			void *a = realloc(im->ms, c * sizeof *im->ms);
 			if (!a) {
 				im->oom = 1;
-				return;
+				return SIZE_MAX;
 			}
 			im->ms = a;
 			im->capm = c;
 		}
 		im->nms++;
 		im->ms[i].m = m;
+		im->ms[i].has = 0;
+		im->ms[i].g = im->ms[i].p = 0;
 	}
+	return i;
+}
+
+static void set_cur(struct imp *im, uint64_t m, const struct ig *g)
+{
+	size_t i = m_slot(im, m);
+	if (i == SIZE_MAX)
+		return;
 	im->ms[i].has = g != NULL;
 	im->ms[i].g = g ? g->goid : 0;
+}
+
+/* The P m holds + 1, 0 for none. */
+static uint64_t m_p(const struct imp *im, uint64_t m)
+{
+	for (size_t i = 0; i < im->nms; i++)
+		if (im->ms[i].m == m)
+			return im->ms[i].p;
+	return 0;
+}
+
+#define MAX_PID 4096 /* P ids past it (no GOMAXPROCS is that large) are not followed */
+
+static void set_m_p(struct imp *im, uint64_t m, uint64_t p1)
+{
+	size_t i = m_slot(im, m);
+	if (i != SIZE_MAX)
+		im->ms[i].p = p1 <= MAX_PID ? p1 : 0;
+}
+
+/* P p1 - 1 passes through the scheduler at ns: run says whether by
+ * starting a goroutine (execute) or by starting or stopping the P. */
+static void p_pass(struct imp *im, uint64_t p1, int64_t ns, int run)
+{
+	if (p1 == 0 || p1 > MAX_PID)
+		return;
+	if (p1 > im->npp) {
+		size_t n = p1 > 2 * im->npp ? p1 : 2 * im->npp;
+		void *a = realloc(im->pp, n * sizeof *im->pp);
+		if (!a) {
+			im->oom = 1;
+			return;
+		}
+		im->pp = a;
+		memset(im->pp + im->npp, 0, (n - im->npp) * sizeof *im->pp);
+		im->npp = n;
+	}
+	im->pp[p1 - 1].ns = ns;
+	im->pp[p1 - 1].run = run;
 }
 
 static json_t *add_op(struct imp *im, struct ig *g, const char *key, json_t *v)
@@ -491,11 +547,43 @@ static int wg_wait(struct imp *im, struct ig *g, struct ig *w, int64_t ns)
 	return 0;
 }
 
-/* g, blocked, is woken at ns by w (NULL: no user goroutine). */
-static void unblock(struct imp *im, struct ig *g, struct ig *w, int64_t ns, json_t *chans)
+/* The wait to replay for g's wait on a timer (a sleep, a timer's channel),
+ * woken at ns on P by_p - 1 (0: unknown). A timer is run only where a P
+ * passes through the scheduler (checkTimers in schedule and findRunnable,
+ * stealWork's on other Ps: proc.go; the timer is in the heap of the P its
+ * goroutine blocked on, time.go maybeAdd), never while that P runs a
+ * goroutine. So when it fires on the P it was put on, and that P ran
+ * goroutines from its last pass (a GoStart at L) until now, the timer may
+ * have been due any time after L: the wait to the fire is the scheduler's
+ * (a CPU-bound goroutine runs until sysmon preempts it, 10-20 ms), not the
+ * program's, and the replay's own scheduler holds a timer due at L in the
+ * same way. The wait replayed ends one tick after L, not at the observed
+ * wake (which the replay would delay again to its next pass: the 1 ms
+ * ticker of tests/data/importgo/twins/ticker, waking at a CPU-bound P's
+ * preemptions, replayed 17 ms waits that fired 35 ms late). Otherwise (the
+ * timer fired when its P was idle and woke for it, or on another P) the
+ * observed wait is kept, lateness included.
+ * Simplification: the real timer was due somewhere in (L, ns]; a replay
+ * that passes through its scheduler sooner than the real run did fires it
+ * earlier than it was due. */
+static int64_t timer_wait_ns(const struct imp *im, const struct ig *g, int64_t ns, uint64_t by_p)
 {
-	int64_t wait_us = ticks_us(ns - g->since);
+	int64_t wait = ns - g->since;
+	if (by_p == 0 || by_p != g->block_p || by_p > im->npp)
+		return wait;
+	int64_t l = im->pp[by_p - 1].ns;
+	if (!im->pp[by_p - 1].run || l < g->since || l >= ns)
+		return wait;
+	return l - g->since + TICK_NS < wait ? l - g->since + TICK_NS : wait;
+}
+
+/* g, blocked, is woken at ns by w (NULL: no user goroutine), on P by_p - 1
+ * (0: unknown). */
+static void unblock(struct imp *im, struct ig *g, struct ig *w, int64_t ns, json_t *chans, uint64_t by_p)
+{
 	int k = g->block;
+	int timer = !w && (k == B_SLEEP || k == B_RECV || k == B_SEND || k == B_SELECT);
+	int64_t wait_us = ticks_us(timer ? timer_wait_ns(im, g, ns, by_p) : ns - g->since);
 	if ((k == B_RECV || k == B_SEND || k == B_SELECT) && w) {
 		const struct ig *snd = k == B_SEND ? g : w, *rcv = k == B_SEND ? w : g;
 		char *c = chan_name(snd, rcv);
@@ -584,6 +672,20 @@ static void event(struct imp *im, const struct gtr_event *e, json_t *chans)
 	case EV_PROC_START: case EV_PROC_STATUS:
 		if (e->arg[0] + 1 > im->maxp)
 			im->maxp = e->arg[0] + 1;
+		if (e->type == EV_PROC_START) { /* its M looks for work: a pass (findRunnable) */
+			set_m_p(im, e->m, e->arg[0] + 1);
+			p_pass(im, e->arg[0] + 1, ns, 0);
+		} else if (e->arg[1] == PROC_RUNNING || e->arg[1] == PROC_SYSCALL) {
+			set_m_p(im, e->m, e->arg[0] + 1);
+		}
+		break;
+	case EV_PROC_STOP: /* findRunnable found nothing, after checkTimers: a pass */
+		p_pass(im, m_p(im, e->m), ns, 0);
+		set_m_p(im, e->m, 0);
+		break;
+	case EV_PROC_STEAL: /* sysmon's retake: the M in a syscall has no P now */
+		if (m_p(im, e->arg[2]) == e->arg[0] + 1)
+			set_m_p(im, e->arg[2], 0);
 		break;
 	case EV_GO_STATUS: case EV_GO_STATUS_STACK:
 		if ((g = find_g(im, e->arg[0])) == NULL) {
@@ -637,8 +739,9 @@ static void event(struct imp *im, const struct gtr_event *e, json_t *chans)
 		if (g->state == G_RUNNABLE && !g->runtime)
 			add_latency(im, ns - g->since);
 		if (g->state == G_BLOCKED)
-			unblock(im, g, NULL, ns, chans);
+			unblock(im, g, NULL, ns, chans, 0);
 		start(g, ns, G_RUNNING);
+		p_pass(im, m_p(im, e->m), ns, 1); /* schedule's checkTimers, then execute */
 		set_cur(im, e->m, g);
 		break;
 	case EV_GO_STOP: case EV_GO_BLOCK: case EV_GO_DESTROY: {
@@ -654,6 +757,7 @@ static void event(struct imp *im, const struct gtr_event *e, json_t *chans)
 			start(r, ns, G_RUNNABLE);
 		} else if (e->type == EV_GO_BLOCK) {
 			start(r, ns, G_BLOCKED);
+			r->block_p = m_p(im, e->m);
 			r->block = block_kind(why);
 			const char *site;
 			if (why && strcmp(why, "sync") == 0)
@@ -670,7 +774,7 @@ static void event(struct imp *im, const struct gtr_event *e, json_t *chans)
 	case EV_GO_UNBLOCK:
 		if ((g = find_g(im, e->arg[0])) == NULL || g->runtime || g->state != G_BLOCKED)
 			break;
-		unblock(im, g, c, ns, chans);
+		unblock(im, g, c, ns, chans, m_p(im, e->m));
 		break;
 	case EV_GO_SYSCALL_BEGIN:
 		if (c) {
@@ -709,6 +813,23 @@ static void event(struct imp *im, const struct gtr_event *e, json_t *chans)
 	default:
 		break;
 	}
+}
+
+/* Whether the replay ends when main does ("exit": "main", Go's rule: the
+ * program ends when main returns): when the trace stopped with main not
+ * blocked (running: it called trace.Stop and returns; or gone) and another
+ * user goroutine still alive (a ticker, a server loop: its ops end where
+ * the trace did, and the replay must not wait for them past main's end).
+ * A main blocked at the trace's end (a window of a server's life) keeps
+ * "exit": "all": its ops end at its last wake, not where the program would. */
+static int exit_main(const struct imp *im, const struct ig *main_g)
+{
+	if (main_g->state == G_BLOCKED)
+		return 0;
+	for (size_t k = 0; k < im->ng; k++)
+		if (!im->g[k].runtime && &im->g[k] != main_g && im->g[k].state != G_DEAD)
+			return 1;
+	return 0;
 }
 
 /* The go ops of goroutine k's ops (regions' bodies included, walked with
@@ -1053,6 +1174,7 @@ static json_t *workload(struct imp *im, int merge)
 	uint64_t procs = im->procs ? im->procs : im->maxp ? im->maxp : 1;
 	if (json_object_set_new(w, "name", json_string(name)) || json_object_set_new(w, "description", json_string(desc)) ||
 	    json_object_set_new(w, "procs", json_integer((json_int_t)procs)) ||
+	    (exit_main(im, main_g) && json_object_set_new(w, "exit", json_string("main"))) ||
 	    (json_object_size(params) && json_object_set(w, "params", params)) || json_object_set_new(w, "chans", chans) ||
 	    names_field(w, "mutexes", im->mutexes) || names_field(w, "waitgroups", im->wgs) ||
 	    json_object_set(w, "main", main_g->ops) || json_object_set_new(w, "funcs", funcs))
@@ -1089,6 +1211,7 @@ static void imp_free(struct imp *im)
 	free(im->slot);
 	free(im->lat);
 	free(im->ms);
+	free(im->pp);
 	gtr_free(&im->tr);
 }
 

@@ -149,6 +149,34 @@ done
 [ "$(wc -l < "$tmp/pool.json")" -lt "$(($(wc -l < "$tmp/pool.n.json") / 5))" ] || no "pool: merging did not make the workload 5 times shorter"
 grep -q '"repeat":400,"body":\[{"send":"main_worker"}\]' "$tmp/pool.json" || no "pool: main's 400 sends are not one repeat"
 
+# A sleep whose timer fired at a busy P's preemption (checkTimers runs only
+# where a P passes through the scheduler): the import replays it as ending
+# one tick after that P's last pass, not as the observed 10-15 ms wait
+# (which the replay would hold to its next preemption again), and the
+# replay keeps the schedule.
+cat > "$tmp/busy.json" <<'EOF2'
+{"name": "busy", "procs": 2,
+ "main": [{"go": "sleeper"}, {"go": "crunch"}, {"go": "crunch"}],
+ "funcs": {"crunch": [{"run": "30ms"}],
+           "sleeper": [{"sleep": "1ms"}, {"run": "10us"}, {"sleep": "1ms"}, {"run": "10us"}]}}
+EOF2
+"$gosim" -w "$tmp/busy.json" --model=runtime $free -q -t "$tmp/busy.trace" --format=gotrace &&
+	"$gosim" import --no-merge "$tmp/busy.trace" -o "$tmp/busy.imp.json" 2>/dev/null || no "busy: run or import failed"
+python3 -c 'import json, sys; w = json.load(open(sys.argv[1])); s = [o["sleep"] for o in w["funcs"]["sleeper"] if "sleep" in o]
+assert s == [10, 10], s' "$tmp/busy.imp.json" || no "busy: the sleeps woken at a preemption are not one tick past the P's last pass"
+[ "$(shape -w "$tmp/busy.json" --model=runtime $free)" = "$(shape -w "$tmp/busy.imp.json" --model=runtime $free)" ] ||
+	no "busy: the import's replay does not keep the schedule"
+
+# A trace that stops with main running and other goroutines alive (the
+# server: main returns at its uptime, Go's rule ends the program) imports
+# with "exit": "main", so the replay ends with main; a fan-out whose
+# goroutines all ended does not.
+"$gosim" -w server -q -t "$tmp/srv.trace" --format=gotrace && "$gosim" -w fanout -q -t "$tmp/fan.trace" --format=gotrace &&
+	"$gosim" import "$tmp/srv.trace" -o "$tmp/srv.json" 2>/dev/null && "$gosim" import "$tmp/fan.trace" -o "$tmp/fan.json" 2>/dev/null ||
+	no "exit: run or import failed"
+grep -q '"exit": "main"' "$tmp/srv.json" || no "server: the import has no \"exit\": \"main\""
+grep -q '"exit"' "$tmp/fan.json" && no "fanout: the import has an \"exit\""
+
 # The fidelity programs (tools/import-fidelity) still build, and a fresh
 # capture of each (tools/capture, GOMAXPROCS=2) imports and replays to the end.
 go=/usr/lib/go-1.23/bin/go
@@ -215,5 +243,5 @@ head -c 100 "$t" > "$tmp/cut.trace"
 "$gosim" import "$tmp/cut.trace" -o "$tmp/keep.json" 2> /dev/null
 [ "$(cat "$tmp/keep.json")" = old ] || no "a failed import replaced the old output file"
 
-[ $fail -eq 0 ] && echo "import: ok (10 round trips, the mutex workload's locks, the real trace's golden workload, the pool's Mutex and WaitGroup, 4 fresh captures and 2 built-in twins' traces, $cases malformed traces)"
+[ $fail -eq 0 ] && echo "import: ok (10 round trips, the mutex workload's locks, the real trace's golden workload, the pool's Mutex and WaitGroup, sleeps woken at a preemption, exit at main's end, 4 fresh captures and 2 built-in twins' traces, $cases malformed traces)"
 exit $fail
