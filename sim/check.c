@@ -401,7 +401,7 @@ void sim_check_full(struct sim *s)
 	check_all(s);
 }
 
-void sim_check(struct sim *s)
+void sim_check_step(struct sim *s)
 {
 	if (!s->cfg.check || s->status != SIM_RUNNING)
 		return;

@@ -432,7 +432,12 @@ int sim_oom(struct sim *s, const char *what); /* SIM_NOMEM, "out of memory for W
  * checks since the last walk reach a sixteenth of its size, and 64 at
  * least (so the walks cost O(1) per check), after a step that moved more than CHECK_LOG Gs,
  * and by sim_check_full. */
-void sim_check(struct sim *s);
+void sim_check_step(struct sim *s);
+static inline void sim_check(struct sim *s)
+{
+	if (s->cfg.check) /* inline: without --check a step pays one test, not a call */
+		sim_check_step(s);
+}
 void sim_check_full(struct sim *s);
 /* With cfg.check, G gi moved (sim.c's move_g). */
 static inline void sim_check_touch(struct sim *s, int32_t gi)
