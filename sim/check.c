@@ -309,6 +309,11 @@ static int check_p_fields(struct sim *s, int32_t pi, int64_t *nqueued, int64_t *
 		sim_broken(s, "P%d has status %d but is %sin busyp", pi, pp->status, pmask_has(s->busyp, pi) ? "" : "not ");
 		return -1;
 	}
+	if (pmask_has(s->runqp, pi) != (len > 0 || pp->runnext >= 0)) {
+		sim_broken(s, "P%d's queues hold %u + %d Gs but it is %sin runqp", pi, len, pp->runnext >= 0,
+			   pmask_has(s->runqp, pi) ? "" : "not ");
+		return -1;
+	}
 	if (pmask_has(s->timerp, pi) != (pp->timers.len > 0)) {
 		sim_broken(s, "P%d has %d timers but is %sin timerpMask", pi, pp->timers.len,
 			   pmask_has(s->timerp, pi) ? "" : "not ");

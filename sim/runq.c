@@ -27,6 +27,16 @@ int32_t gqueue_pop(struct sim *s, struct gqueue *q)
 	return gi;
 }
 
+/* P pi's place in runqp after its runnext or ring changed. */
+static void note_runq(struct sim *s, int32_t pi)
+{
+	const struct p *pp = &s->allp[pi];
+	if (pp->runqhead != pp->runqtail || pp->runnext >= 0)
+		pmask_add(s->runqp, pi);
+	else
+		pmask_del(s->runqp, pi);
+}
+
 /* globrunqput: put gp at the tail of the global queue. */
 void globrunq_put(struct sim *s, int32_t gi, int reason)
 {
@@ -49,6 +59,7 @@ static void runq_put_slow(struct sim *s, int32_t pi, int32_t gi)
 		globrunq_put(s, bi, R_SPILL);
 	}
 	globrunq_put(s, gi, R_SPILL);
+	note_runq(s, pi);
 }
 
 /* runqgrab's back-off on a running victim's runnext: usleep(3), which on
@@ -67,6 +78,7 @@ static void runq_put_tail(struct sim *s, int32_t pi, int32_t gi, int reason)
 	if (runq_len(pp) < RUNQ_SIZE) {
 		sim_move_g(s, gi, PL_LOCAL, pi, reason);
 		pp->runq[pp->runqtail++ % RUNQ_SIZE] = gi;
+		pmask_add(s->runqp, pi);
 		return;
 	}
 	runq_put_slow(s, pi, gi);
@@ -90,6 +102,7 @@ void runq_put(struct sim *s, int32_t pi, int32_t gi, int next, int reason)
 	sim_move_g(s, gi, PL_RUNNEXT, pi, reason);
 	pp->runnext = gi;
 	pp->runnext_when = s->now;
+	pmask_add(s->runqp, pi);
 }
 
 /* runqget: runnext first (the G inherits the time slice), else the ring's
@@ -102,12 +115,17 @@ int32_t runq_get(struct sim *s, int32_t pi, int *inherit)
 	if (gi >= 0) {
 		pp->runnext = -1;
 		*inherit = 1;
+		if (pp->runqhead == pp->runqtail)
+			pmask_del(s->runqp, pi);
 		return gi;
 	}
 	*inherit = 0;
 	if (pp->runqhead == pp->runqtail)
 		return -1;
-	return pp->runq[pp->runqhead++ % RUNQ_SIZE];
+	gi = pp->runq[pp->runqhead++ % RUNQ_SIZE];
+	if (pp->runqhead == pp->runqtail)
+		pmask_del(s->runqp, pi); /* runnext is empty: it was looked at first */
+	return gi;
 }
 
 /* runqempty: true only if the ring and runnext are both empty. */
@@ -175,6 +193,7 @@ int32_t runq_steal(struct sim *s, int32_t pi, int32_t p2, int steal_runnext)
 			return -1; /* the runtime model: still in runqgrab's usleep(3) */
 		int32_t gi = vp->runnext;
 		vp->runnext = -1;
+		note_runq(s, p2);
 		sim_resetspinning(s, pp->m);
 		struct sim_event e = { .ev = EV_STEAL, .g = -1, .p = pi, .m = pp->m,
 				       .victim = p2, .n = 1, .runnext = 1 };
@@ -196,7 +215,10 @@ int32_t runq_steal(struct sim *s, int32_t pi, int32_t p2, int steal_runnext)
 		sim_move_g(s, gi, PL_LOCAL, pi, R_STEAL);
 		pp->runq[pp->runqtail++ % RUNQ_SIZE] = gi;
 	}
-	return vp->runq[vp->runqhead++ % RUNQ_SIZE];
+	int32_t gi = vp->runq[vp->runqhead++ % RUNQ_SIZE];
+	note_runq(s, p2);
+	note_runq(s, pi);
+	return gi;
 }
 
 /* globrunqget: take n = min(size, size/gomaxprocs + 1, max, 128) Gs from

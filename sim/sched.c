@@ -41,22 +41,45 @@ static int32_t order_p(const struct steal_order *o, uint32_t k)
 	return (int32_t)((o->start + (uint64_t)k * o->inc) % o->count);
 }
 
-/* One pass (pass 1..STEAL_TRIES) over every other P: on the last, each
- * P's timers first (timerpMask: idle Ps too), then its runnext; idle Ps'
- * queues are skipped (they are empty). */
+/* P p2's place in the pass. */
+static uint32_t order_place(const struct steal_order *o, int32_t p2)
+{
+	return (uint32_t)((uint64_t)((uint32_t)p2 + o->count - o->start) % o->count * o->inv % o->count);
+}
+
+/* Marks in at the places in the pass of the Ps in mask, pi left out. */
+static void mark_places(const struct sim *s, const struct steal_order *o, const uint64_t *mask, int32_t pi, uint64_t *at)
+{
+	for (int32_t p2 = pmask_next(mask, s->nprocs, 0); p2 >= 0; p2 = pmask_next(mask, s->nprocs, p2 + 1))
+		if (p2 != pi)
+			pmask_add(at, (int32_t)order_place(o, p2));
+}
+
+/* One pass (pass 1..STEAL_TRIES) over the other Ps in the pass's order:
+ * on the last, each P's timers first (timerpMask: idle Ps too), then its
+ * runnext; idle Ps' queues are skipped (they are empty).
+ * Only the Ps that can give something are visited: those with a G queued
+ * (runqp) and, on the last pass, those with timers (timerp), in the order
+ * the whole scan meets them. The scan leaves every other P as it was (an
+ * empty queue's steal fails without touching anything, an empty heap is
+ * not checked), and a visit that fails changes no P's place in either
+ * set but its own timers', so the set is taken once per pass: a pass
+ * costs O(nprocs/64 + the Ps visited). */
 static int steal_pass(struct sim *s, int32_t pi, int pass, struct found *f)
 {
 	struct steal_order o = steal_order(s);
 	int last = pass == STEAL_TRIES;
-	uint32_t p2 = o.start;
-	for (uint32_t k = 0; k < o.count; k++, p2 = p2 + o.inc >= o.count ? p2 + o.inc - o.count : p2 + o.inc) {
-		if ((int32_t)p2 == pi)
-			continue;
-		if (last && steal_timers(s, pi, (int32_t)p2, pass, f))
+	uint64_t at[(MAX_PROCS + 63) / 64] = { 0 }; /* places in the pass of the Ps to visit */
+	mark_places(s, &o, s->runqp, pi, at);
+	if (last)
+		mark_places(s, &o, s->timerp, pi, at);
+	for (int32_t k = pmask_next(at, s->nprocs, 0); k >= 0; k = pmask_next(at, s->nprocs, k + 1)) {
+		int32_t p2 = order_p(&o, (uint32_t)k);
+		if (last && steal_timers(s, pi, p2, pass, f))
 			return 1;
 		if (s->allp[p2].status == P_IDLE)
 			continue;
-		int32_t gi = runq_steal(s, pi, (int32_t)p2, last);
+		int32_t gi = runq_steal(s, pi, p2, last);
 		if (gi >= 0) {
 			*f = (struct found){ .g = gi, .inherit = 0, .reason = R_STEAL, .rule = RULE_STEAL, .rule_n = pass };
 			return 1;
@@ -65,35 +88,16 @@ static int steal_pass(struct sim *s, int32_t pi, int pass, struct found *f)
 	return 0;
 }
 
-/* The last pass when no G is queued anywhere: a victim can give only a
- * due timer, so only the Ps with timers (timerp) are visited, in the
- * pass's order (the others are left as they were by the whole pass too:
- * an empty queue's steal fails without touching anything). A timer run
- * that readies a G ends the pass, so no P joins timerp on the way. */
-static int steal_timers_pass(struct sim *s, int32_t pi, struct found *f)
-{
-	struct steal_order o = steal_order(s);
-	uint64_t at[(MAX_PROCS + 63) / 64] = { 0 }; /* the places in the pass of Ps with timers */
-	for (int32_t p2 = pmask_next(s->timerp, s->nprocs, 0); p2 >= 0; p2 = pmask_next(s->timerp, s->nprocs, p2 + 1))
-		if (p2 != pi)
-			pmask_add(at, (int32_t)((uint64_t)((uint32_t)p2 + o.count - o.start) % o.count * o.inv % o.count));
-	for (int32_t k = pmask_next(at, s->nprocs, 0); k >= 0; k = pmask_next(at, s->nprocs, k + 1))
-		if (steal_timers(s, pi, order_p(&o, (uint32_t)k), STEAL_TRIES, f))
-			return 1;
-	return 0;
-}
-
 /* stealWork: STEAL_TRIES passes over the other Ps in a random order
  * (randomOrder: random start, coprime stride, a fresh draw per pass).
- * With no G in any runnext or ring, the passes before the last find
- * nothing and change nothing: their draws are made all the same, so the
- * stream stays the scan's. */
+ * With nothing queued or timed anywhere every pass finds nothing: the
+ * draws are made all the same, so the stream stays the scan's. */
 static int steal_work(struct sim *s, int32_t pi, struct found *f)
 {
-	if (s->nqueued == 0) {
-		for (int i = 1; i < STEAL_TRIES; i++)
+	if (s->nqueued == 0 && s->ntimers == 0) {
+		for (int i = 0; i < STEAL_TRIES; i++)
 			(void)rng_next32(&s->rng_steal);
-		return steal_timers_pass(s, pi, f);
+		return 0;
 	}
 	for (int pass = 1; pass <= STEAL_TRIES; pass++)
 		if (steal_pass(s, pi, pass, f))

@@ -18,8 +18,9 @@
  *   syscall (with its G, without a P), or sysmon;
  * - nqueued is the number of Gs in all runnext slots and rings;
  * - a running P whose M has no G is in the needs-schedule set;
- * - a P is in timerp exactly when its timer heap is not empty, and in
- *   busyp exactly when it is not idle; an idle P has no syscall M;
+ * - a P is in timerp exactly when its timer heap is not empty, in busyp
+ *   exactly when it is not idle, and in runqp exactly when its runnext or
+ *   ring holds a G; an idle P has no syscall M;
  * - nmspinning is the number of Ms in MS_SPINNING.
  */
 #ifndef GOSIM_STATE_H
@@ -247,6 +248,9 @@ struct sim {
 	/* the Ps not idle (running or in a syscall: p.status != _Pidle), kept
 	 * by p_set_status: what sysmon's retake and deadline visit */
 	uint64_t busyp[(MAX_PROCS + 63) / 64];
+	/* the Ps with a G in runnext or the ring, kept by runq.c: the victims
+	 * stealWork can take a G from */
+	uint64_t runqp[(MAX_PROCS + 63) / 64];
 	int32_t actor_m; /* the M whose code runs now: every event's by_m (set where
 			    control passes to a thread: sim_act) */
 
@@ -346,14 +350,16 @@ static inline void pmask_del(uint64_t *mask, int32_t pi) { mask[pi >> 6] &= ~(1U
 static inline int pmask_has(const uint64_t *mask, int32_t pi) { return (int)(mask[pi >> 6] >> (pi & 63) & 1); }
 static inline int32_t pmask_next(const uint64_t *mask, int32_t n, int32_t from)
 {
-	for (int32_t w = from >> 6; w < (n + 63) >> 6; w++) {
-		uint64_t bits = mask[w];
-		if (w == from >> 6)
-			bits &= ~0ULL << (from & 63);
-		if (bits)
-			return w * 64 + __builtin_ctzll(bits);
+	int32_t w = from >> 6, nw = (n + 63) >> 6;
+	if (w >= nw)
+		return -1;
+	uint64_t bits = mask[w] & (~0ULL << (from & 63));
+	while (bits == 0) {
+		if (++w >= nw)
+			return -1;
+		bits = mask[w];
 	}
-	return -1;
+	return w * 64 + __builtin_ctzll(bits);
 }
 /* P pi's status becomes st (enum pstatus), busyp with it. */
 static inline void p_set_status(struct sim *s, int32_t pi, int st)

@@ -90,3 +90,14 @@ Test(check, a_p_with_timers_missing_from_timerp_is_found_by_the_next_check)
 	cr_assert_eq(s->status, SIM_BROKEN);
 	cr_assert(strstr(sim_message(s), "timerpMask"), "%s", sim_message(s));
 }
+
+Test(check, a_p_with_a_queued_g_missing_from_runqp_is_found_by_the_next_check)
+{
+	local_g(0);
+	sim_check(s);
+	cr_assert_eq(s->status, SIM_RUNNING, "%s", sim_message(s));
+	pmask_del(s->runqp, 0);
+	sim_check(s);
+	cr_assert_eq(s->status, SIM_BROKEN);
+	cr_assert(strstr(sim_message(s), "runqp"), "%s", sim_message(s));
+}
