@@ -34,6 +34,22 @@ for ext in json jsonl csv trace html chrome.json; do
 	done
 done
 
+# a trace of many of the compressing thread's 1 MB blocks (more than the
+# four it holds at once), in a format with names on its records
+big="-w fanout -p 4 -D n=100000 -D work=0 -q"
+# shellcheck disable=SC2086
+"$GOSIM" $big --trace big.csv 2>err || bad "the plain 37 MB run"
+for z in gz zst; do
+	[ "$z" = zst ] && [ "$have_zstd" = 0 ] && continue
+	# shellcheck disable=SC2086
+	"$GOSIM" $big --trace "big.csv.$z" 2>err || { bad "big.csv.$z: the run"; continue; }
+	if [ "$z" = gz ]; then gzip -dc "big.csv.$z" >out 2>err; else zstd -qdc "big.csv.$z" >out 2>err; fi
+	[ "$(wc -c <big.csv)" -gt 30000000 ] && cmp -s out big.csv &&
+		ok "a $(($(wc -c <big.csv) / 1000000)) MB CSV trace through .$z decompresses to the plain trace's bytes" ||
+		bad "big.csv.$z differs from the plain trace"
+done
+rm -f big.csv big.csv.gz big.csv.zst out
+
 # the suffix in any case; --format over a bare .zst name
 "$GOSIM" $run --trace T.CSV.GZ 2>err && gzip -dc T.CSV.GZ | cmp -s - plain.csv && ok "the suffixes are told in any case" ||
 	bad "T.CSV.GZ"
