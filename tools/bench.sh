@@ -1,9 +1,12 @@
 #!/bin/sh
 # make bench: what gosim costs, and how that compares with the real runtime
 # doing the same scheduling work. For each case, gosim runs BENCH_RUNS times
-# (default 5) with the trace off and with a CSV trace to /dev/null; where a
-# Go toolchain is installed, the case's Go twin (workloads/go) runs as many
-# times and the table shows gosim's median wall time over Go's.
+# (default 5) with the trace off and with a CSV trace to /dev/null (the 1M
+# fan-out also to .csv.zst and .csv.gz files); where a Go toolchain is
+# installed, the case's Go twin (workloads/go) runs as many times,
+# alternating with the untraced runs, and the table shows gosim's median
+# wall time over Go's (gosim/Go) and each traced median over the untraced
+# one (trace/off).
 #
 #   tools/bench.sh [GOSIM]        BENCH_RUNS=5 BENCH_CASES="fanout-1M ..." BENCH_CALLGRIND=0
 #
@@ -24,14 +27,15 @@ if [ -n "$GO" ]; then
 	done
 fi
 
-# name | goroutines | gosim arguments | Go twin and arguments
+# name | goroutines | gosim arguments | Go twin and arguments | traces
+# (besides off: csv to /dev/null, csv.zst and csv.gz to a file)
 cat >"$tmp/cases" <<'CASES'
-fanout-10k|10001|-w fanout -p 4 -D n=10000 -D work=0|fanout -procs 4 -n 10000 -work 0
-fanout-100k|100001|-w fanout -p 4 -D n=100000 -D work=0|fanout -procs 4 -n 100000 -work 0
-fanout-1M|1000001|-w fanout -p 4 -D n=1000000 -D work=0|fanout -procs 4 -n 1000000 -work 0
-fanout-10M|10000001|-w fanout -p 4 -D n=10000000 -D work=0|
-pingpong-1M|3|-w pingpong -p 1 -D rounds=1000000 -D work=0 -D other=0|pingpong -procs 1 -rounds 1000000 -work 0 -other 0
-syscalls-100k|100001|-w syscalls -p 2 -D n=100000 -D work=10us -D sys=50us --max-threads=1000000|syscalls -procs 2 -n 100000 -work 10us -sys 50us -max-threads 1000000
+fanout-10k|10001|-w fanout -p 4 -D n=10000 -D work=0|fanout -procs 4 -n 10000 -work 0|csv
+fanout-100k|100001|-w fanout -p 4 -D n=100000 -D work=0|fanout -procs 4 -n 100000 -work 0|csv
+fanout-1M|1000001|-w fanout -p 4 -D n=1000000 -D work=0|fanout -procs 4 -n 1000000 -work 0|csv csv.zst csv.gz
+fanout-10M|10000001|-w fanout -p 4 -D n=10000000 -D work=0||csv
+pingpong-1M|3|-w pingpong -p 1 -D rounds=1000000 -D work=0 -D other=0|pingpong -procs 1 -rounds 1000000 -work 0 -other 0|csv
+syscalls-100k|100001|-w syscalls -p 2 -D n=100000 -D work=10us -D sys=50us --max-threads=1000000|syscalls -procs 2 -n 100000 -work 10us -sys 50us -max-threads 1000000|csv
 CASES
 
 # stats FILE KEY: the median, min and max of KEY=value over the lines of FILE
@@ -43,48 +47,63 @@ stats() {
 
 now_ns() { date +%s%N; }
 
-printf '%-14s %-6s %-22s %9s %7s %9s %9s %9s %8s\n' workload trace "wall s: median (min-max)" "RSS MB" "B/gor" "Mev/s" "trace MB/s" "Go s" "gosim/Go"
-while IFS='|' read -r name gors args twin; do
+# one_run FILE CMD...: one whole-process run of CMD, its wall time appended
+# to FILE as process_s= (beside --stats lines, when CMD writes them to stderr)
+one_run() {
+	f=$1
+	shift
+	t0=$(now_ns)
+	"$@" 2>>"$f" >/dev/null || true
+	t1=$(now_ns)
+	echo "process_s=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f", (b - a) / 1e9 }')" >>"$f"
+}
+
+printf '%-14s %-7s %-22s %9s %7s %9s %10s %9s %8s %9s\n' workload trace "wall s: median (min-max)" "RSS MB" "B/gor" \
+	"Mev/s" "trace MB/s" "Go s" "gosim/Go" "trace/off"
+while IFS='|' read -r name gors args twin traces; do
 	case " ${BENCH_CASES:-$name} " in *" $name "*) ;; *) continue ;; esac
+	[ -n "$GO" ] || twin=""
+	# The untraced runs and the Go twin's alternate, run by run, so that a
+	# change in the machine's load falls on both sides of the ratio.
+	: >"$tmp/go"
+	: >"$tmp/off"
+	for i in $(seq "$RUNS"); do
+		# shellcheck disable=SC2086 # plain words
+		[ -n "$twin" ] && one_run "$tmp/go" "$tmp"/$twin -q
+		# shellcheck disable=SC2086
+		one_run "$tmp/off" "$GOSIM" $args -q --stats
+	done
 	gomed=""
-	if [ -n "$GO" ] && [ -n "$twin" ]; then
-		: >"$tmp/go"
-		for i in $(seq "$RUNS"); do
-			t0=$(now_ns)
-			# shellcheck disable=SC2086 # plain words
-			"$tmp"/$twin -q >/dev/null
-			t1=$(now_ns)
-			echo "wall=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f", (b - a) / 1e9 }')" >>"$tmp/go"
-		done
-		gomed=$(stats "$tmp/go" wall | cut -d' ' -f1)
-	fi
-	for trace in off csv; do
-		: >"$tmp/runs"
-		extra=""
-		[ "$trace" = csv ] && extra="--trace=/dev/null --format=csv"
-		for i in $(seq "$RUNS"); do
-			t0=$(now_ns)
-			# shellcheck disable=SC2086 # plain words
-			"$GOSIM" $args $extra -q --stats 2>>"$tmp/runs" >/dev/null || true
-			t1=$(now_ns)
-			echo "process_s=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f", (b - a) / 1e9 }')" >>"$tmp/runs"
-		done
-		set -- $(stats "$tmp/runs" process_s)
+	[ -n "$twin" ] && gomed=$(stats "$tmp/go" process_s | cut -d' ' -f1)
+	offmed=$(stats "$tmp/off" process_s | cut -d' ' -f1)
+	for trace in off $traces; do
+		if [ "$trace" != off ]; then
+			: >"$tmp/$trace"
+			out=/dev/null extra="--format=csv"
+			# a compressed trace goes to a real file: the output path renames it into place
+			[ "$trace" = csv ] || out="$tmp/t.$trace" extra=""
+			for i in $(seq "$RUNS"); do
+				# shellcheck disable=SC2086
+				one_run "$tmp/$trace" "$GOSIM" $args --trace="$out" $extra -q --stats
+			done
+			rm -f "$tmp/t.$trace"
+		fi
+		set -- $(stats "$tmp/$trace" process_s)
 		med=$1 lo=$2 hi=$3
-		rss=$(stats "$tmp/runs" peak_rss_kb | cut -d' ' -f1)
-		evs=$(stats "$tmp/runs" events_per_s | cut -d' ' -f1)
-		tmb=$(stats "$tmp/runs" trace_mb_per_s | cut -d' ' -f1)
-		ratio="-"
-		goshow="-"
+		rss=$(stats "$tmp/$trace" peak_rss_kb | cut -d' ' -f1)
+		evs=$(stats "$tmp/$trace" events_per_s | cut -d' ' -f1)
+		tmb=$(stats "$tmp/$trace" trace_mb_per_s | cut -d' ' -f1)
+		ratio="-" goshow="-" vsoff="-"
 		if [ -n "$gomed" ] && [ "$trace" = off ]; then
 			goshow=$gomed
 			ratio=$(awk -v a="$med" -v b="$gomed" 'BEGIN { printf "%.2f", a / b }')
 		fi
 		[ "$trace" = off ] && tmb="-"
-		printf '%-14s %-6s %-22s %9.1f %7s %9.1f %9s %9s %8s\n' "$name" "$trace" "$med ($lo-$hi)" \
+		[ "$trace" != off ] && vsoff=$(awk -v a="$med" -v b="$offmed" 'BEGIN { printf "%.2f", a / b }')
+		printf '%-14s %-7s %-22s %9.1f %7s %9.1f %10s %9s %8s %9s\n' "$name" "$trace" "$med ($lo-$hi)" \
 			"$(awk -v k="$rss" 'BEGIN { print k / 1024 }')" \
 			"$(awk -v k="$rss" -v g="$gors" 'BEGIN { if (g < 1000) print "-"; else printf "%.0f", k * 1024 / g }')" \
-			"$(awk -v e="$evs" 'BEGIN { print e / 1e6 }')" "$tmb" "$goshow" "$ratio"
+			"$(awk -v e="$evs" 'BEGIN { print e / 1e6 }')" "$tmb" "$goshow" "$ratio" "$vsoff"
 	done
 done <"$tmp/cases"
 echo "($RUNS runs each; $(nproc) CPUs; Go: ${GO:-not installed}$( [ -n "$GO" ] && "$GO" version | sed 's/^go version / /'))"
