@@ -19,11 +19,14 @@ static void check_i(int64_t v)
 Test(fmt, integers_print_as_printf_does_at_every_digit_count)
 {
 	int64_t p = 1;
-	for (int d = 0; d < 19; d++, p *= 10)
+	for (int d = 0; d < 19; d++) { /* p = 10^d, up to 10^18 */
 		for (int64_t k = -2; k <= 2; k++) {
 			check_i(p + k);
 			check_i(-(p + k));
 		}
+		if (d < 18)
+			p *= 10;
+	}
 	check_i(INT64_MAX);
 	check_i(INT64_MIN);
 }

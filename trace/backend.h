@@ -167,29 +167,19 @@ struct tr_counter {
 	uint8_t len;
 	char s[23];
 };
-/* c's text plus d (1..9), in place; -1 when it gets a digit more. */
-static inline int tr_counter_add(struct tr_counter *c, int d)
-{
-	int i = c->len - 1, x = c->s[i] - '0' + d;
-	if (x >= 10) { /* carry through the nines */
-		x -= 10;
-		int k = i - 1;
-		while (k >= 0 && c->s[k] == '9')
-			c->s[k--] = '0';
-		if (k < 0)
-			return -1;
-		c->s[k]++;
-	}
-	c->s[i] = (char)('0' + x);
-	return 0;
-}
+/* c set to v: a step of 1..9 added to its last digits in place, any other
+ * change reformatted (trace.c). */
+void tr_counter_set(struct tr_counter *c, int64_t v);
 static inline char *tr_put_counter(char *p, struct tr_counter *c, int64_t v)
 {
 	if (v != c->v) {
-		uint64_t d = (uint64_t)v - (uint64_t)c->v;
-		if (!(v > c->v && c->v >= 0 && d < 10 && tr_counter_add(c, (int)d) == 0))
-			c->len = (uint8_t)(tr_put_i(c->s, v) - c->s);
-		c->v = v;
+		char *last = &c->s[c->len - 1];
+		if (v == c->v + 1 && c->v >= 0 && *last != '9') { /* the common step, inline */
+			++*last;
+			c->v = v;
+		} else {
+			tr_counter_set(c, v);
+		}
 	}
 	memcpy(p, c->s, sizeof c->s); /* within the caller's TRACE_FRAG_SLACK */
 	return p + c->len;

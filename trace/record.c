@@ -209,13 +209,15 @@ int trace_record_json(struct trace_out *o, struct trace_json_fmt *f, const struc
 	char *buf = trace_record_begin(o, npre + TRACE_MAX_RECORD + TRACE_FRAG_SLACK + names + npost);
 	if (!buf)
 		return -1;
-	memcpy(buf, pre, npre);
+	for (size_t i = 0; i < npre; i++) /* a byte or two: no call */
+		buf[i] = pre[i];
 	char *p = event_json(buf + npre, f, e);
 	if (fn)
 		p = TR_PUT_LIT(tr_put_str(TR_PUT_LIT(p, "\"fn\":"), fn), ",");
 	if (ch)
 		p = TR_PUT_LIT(tr_put_str(TR_PUT_LIT(p, "\"chan\":"), ch), ",");
 	p[-1] = '}'; /* the last field's comma */
-	memcpy(p, post, npost);
-	return trace_record_end(o, buf, p + npost);
+	for (size_t i = 0; i < npost; i++)
+		*p++ = post[i];
+	return trace_record_end(o, buf, p);
 }

@@ -43,6 +43,31 @@ int tr_frags_set(struct tr_frag *f, int n, const char *(*name)(int), const char 
 	return 0;
 }
 
+/* c's text plus d (1..9), in place; -1 when it gets a digit more. */
+static int counter_add(struct tr_counter *c, int d)
+{
+	int i = c->len - 1, x = c->s[i] - '0' + d;
+	if (x >= 10) { /* carry through the nines */
+		x -= 10;
+		int k = i - 1;
+		while (k >= 0 && c->s[k] == '9')
+			c->s[k--] = '0';
+		if (k < 0)
+			return -1;
+		c->s[k]++;
+	}
+	c->s[i] = (char)('0' + x);
+	return 0;
+}
+
+void tr_counter_set(struct tr_counter *c, int64_t v)
+{
+	uint64_t d = (uint64_t)v - (uint64_t)c->v;
+	if (!(v > c->v && c->v >= 0 && d < 10 && counter_add(c, (int)d) == 0))
+		c->len = (uint8_t)(tr_put_i(c->s, v) - c->s);
+	c->v = v;
+}
+
 void tr_small_init(struct tr_small t[TR_SMALL])
 {
 	for (int i = 0; i < TR_SMALL; i++) {
