@@ -598,6 +598,8 @@ void exec_run(struct sim *s, int32_t gi)
 	const struct func *fn = &s->prog->funcs[s->allg[gi].fn];
 	const struct op *ops = fn->ops;
 	uint32_t nops = (uint32_t)fn->nops;
+	const int costs = s->costs;
+	const int64_t max_steps = s->cfg.max_steps;
 	while (s->status == SIM_RUNNING) {
 		uint32_t pc = s->allg[gi].pc;
 		if (pc >= nops) {
@@ -605,11 +607,10 @@ void exec_run(struct sim *s, int32_t gi)
 			return;
 		}
 		const struct op *op = &ops[pc];
-		if (s->costs && pay_cost(s, gi, op))
+		if (costs && pay_cost(s, gi, op))
 			return;
-		if (s->cfg.max_steps > 0 && op->kind != OP_END && op->kind != OP_RANGE_END &&
-		    ++s->steps > s->cfg.max_steps) {
-			sim_limit(s, "executed", s->cfg.max_steps, "steps");
+		if (max_steps > 0 && op->kind != OP_END && op->kind != OP_RANGE_END && ++s->steps > max_steps) {
+			sim_limit(s, "executed", max_steps, "steps");
 			return;
 		}
 		int more;
@@ -624,11 +625,12 @@ void exec_run(struct sim *s, int32_t gi)
 			assert(0);
 			return;
 		}
-		if (s->costs && s->allg[gi].p >= 0)
-			s->allp[s->allg[gi].p].cost_paid_g = -1; /* the op is done (or the G left) */
+		const struct g *gp = &s->allg[gi];
+		if (costs && gp->p >= 0)
+			s->allp[gp->p].cost_paid_g = -1; /* the op is done (or the G left) */
 		if (!more)
 			return;
-		if (s->allg[gi].pc <= pc && ++s->ops % SIM_PROGRESS_EVENTS == 0)
+		if (gp->pc <= pc && ++s->ops % SIM_PROGRESS_EVENTS == 0)
 			sim_poll(s); /* a long loop of ops that emit nothing */
 	}
 }
