@@ -1,6 +1,9 @@
 # gosim: make builds ./gosim; make test runs the unit tests and the command-line checks.
 CC ?= cc
-CFLAGS ?= -O2 -g
+# -O3 with link-time optimisation: the simulator's hot path crosses modules
+# (sim.c's G moves and fingerprint, runq, exec, sched), so inlining across
+# them is worth 12-17% of its instructions (callgrind, README Performance).
+CFLAGS ?= -O3 -g -flto=auto
 WARN = -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 CPPFLAGS += -D_POSIX_C_SOURCE=200809L
 LDLIBS = -ljansson -lzstd -lz -pthread
