@@ -67,9 +67,13 @@ static const char usage_text[] =
 	"                            that retake nothing; fixed (seed model's): a pass\n"
 	"                            every period\n"
 	"      --sysmon-period=DUR   sysmon's period, or first delay (default 20us)\n"
-	"      --sysmon-slack=DUR    added to each of sysmon's sleeps, as Linux timer\n"
-	"                            slack does (runtime model 70us, measured by\n"
-	"                            tools/timer-slack.c; seed model 0)\n"
+	"      --sysmon-slack=DUR|measured  what each of sysmon's sleeps lasts beyond\n"
+	"                            its delay (Linux timer slack and wake-up): DUR\n"
+	"                            for every sleep (seed model 0), or measured: a\n"
+	"                            seeded draw per sleep from the distribution\n"
+	"                            tools/timer-slack.c measured (runtime model's\n"
+	"                            default); runqgrab's usleep(3) adds DUR\n"
+	"                            (runtime model 70us)\n"
 	"      --max-threads=N       thread limit, as debug.SetMaxThreads (default 10000)\n"
 	"      --max-goroutines=N    refuse workloads that start more (default 100000000)\n"
 	"      --max-steps=N         refuse workloads that execute more operations\n"
@@ -364,13 +368,18 @@ static int parse_long_only(struct opts *o, int c, const char *arg)
 	}
 	case OPT_SYSMON_SLACK: {
 		long long v2;
+		if (strcmp(arg, "measured") == 0) {
+			o->cfg.slack = SLACK_MEASURED;
+			return 0;
+		}
+		o->cfg.slack = SLACK_FIXED;
 		if (parse_int(arg, 0, 1000000, &v2) == 0) {
 			o->cfg.sysmon_slack_us = v2;
 			return 0;
 		}
 		if (workload_parse_duration_us(arg, &o->cfg.sysmon_slack_us) == 0 && o->cfg.sysmon_slack_us <= 1000000)
 			return 0;
-		return bad("--sysmon-slack", arg, "expected a duration up to 1s, such as 67us");
+		return bad("--sysmon-slack", arg, "expected 'measured' or a duration up to 1s, such as 67us");
 	}
 	case OPT_SLICE:
 		return parse_dur(arg, &o->cfg.slice_us) ? bad("--slice", arg, "expected a duration such as 10ms") : 0;
@@ -571,6 +580,7 @@ int cli_parse_args(struct opts *o, int argc, char **argv)
 	o->cfg.model = MODEL_RUNTIME;
 	o->cfg.sysmon = SYSMON_MODEL;
 	o->cfg.sysmon_slack_us = SIM_MODEL_DEFAULT;
+	o->cfg.slack = SLACK_MODEL;
 	o->cfg.thread_wake_us = SIM_MODEL_DEFAULT;
 	o->cfg.thread_start_us = SIM_MODEL_DEFAULT;
 	o->cfg.cost_go_ns = o->cfg.cost_chan_ns = o->cfg.cost_switch_ns = o->cfg.cost_gosched_ns = SIM_MODEL_DEFAULT;

@@ -487,6 +487,12 @@ static char *config_json(const struct run *r)
 		json_decref(j);
 		j = NULL;
 	}
+	/* --sysmon-slack=measured only (the runtime model's default): sysmon's
+	 * sleeps draw their overshoot; runqgrab's usleep(3) keeps sysmon_slack_us */
+	if (j && c->slack == SLACK_MEASURED && json_object_set_new(j, "sysmon_slack", json_string("measured")) != 0) {
+		json_decref(j);
+		j = NULL;
+	}
 	/* --cpus only: without it every P has its own CPU, as before */
 	if (j && c->cpus > 0 && (json_object_set_new(j, "cpus", json_integer(c->cpus)) != 0 ||
 				 (c->cpu_slice_us > 0 && json_object_set_new(j, "cpu_slice_us", json_integer(c->cpu_slice_us)) != 0))) {

@@ -497,6 +497,8 @@ static void write_jobs(const struct sweep *w)
 		       c->procs, w->jobs[j].seed, c->steal ? "on" : "off", modes[c->preempt], c->slice_us,
 		       c->sysmon == SYSMON_FIXED ? "fixed" : "adaptive", c->sysmon_period_us, c->sysmon_slack_us,
 		       c->max_threads, o->max_goroutines, o->max_steps);
+		if (c->slack == SLACK_MEASURED) /* after the figure, which runqgrab keeps */
+			fputs(" --sysmon-slack=measured", stdout);
 		if (c->cpus > 0)
 			printf(" --cpus=%d", c->cpus);
 		if (c->cpu_slice_us > 0)

@@ -25,6 +25,7 @@
 #include "sched.h"
 #include "state.h"
 #include "sysmon.h"
+#include "sysmon_slack.h"
 #include "timer.h"
 
 void sim_config_default(struct sim_config *cfg)
@@ -51,11 +52,12 @@ void sim_config_default(struct sim_config *cfg)
  * tools/measure-costs measured them (policy.h). */
 static const struct model_defaults {
 	enum sim_sysmon sysmon;
+	enum sim_slack slack;
 	int64_t sysmon_slack_us, thread_wake_us, thread_start_us;
 	int64_t cost_go_ns, cost_chan_ns, cost_switch_ns, cost_gosched_ns;
 } model_defaults[] = {
-	[MODEL_SEED] = { SYSMON_FIXED, 0, 0, 0, 0, 0, 0, 0 },
-	[MODEL_RUNTIME] = { SYSMON_ADAPTIVE, RUNTIME_TIMER_SLACK_US, RUNTIME_THREAD_WAKE_US, RUNTIME_THREAD_START_US,
+	[MODEL_SEED] = { SYSMON_FIXED, SLACK_FIXED, 0, 0, 0, 0, 0, 0, 0 },
+	[MODEL_RUNTIME] = { SYSMON_ADAPTIVE, SLACK_MEASURED, RUNTIME_TIMER_SLACK_US, RUNTIME_THREAD_WAKE_US, RUNTIME_THREAD_START_US,
 			    RUNTIME_COST_GO_NS, RUNTIME_COST_CHAN_NS, RUNTIME_COST_SWITCH_NS, RUNTIME_COST_GOSCHED_NS },
 };
 
@@ -64,6 +66,8 @@ void sim_config_fill_model(struct sim_config *cfg)
 	const struct model_defaults *d = &model_defaults[cfg->model == MODEL_RUNTIME];
 	if (cfg->sysmon == SYSMON_MODEL)
 		cfg->sysmon = d->sysmon;
+	if (cfg->slack == SLACK_MODEL)
+		cfg->slack = d->slack;
 	if (cfg->sysmon_slack_us == SIM_MODEL_DEFAULT)
 		cfg->sysmon_slack_us = d->sysmon_slack_us;
 	if (cfg->thread_wake_us == SIM_MODEL_DEFAULT)
@@ -212,6 +216,8 @@ struct sim *sim_new(const struct sim_config *cfg, const struct program *prog,
 	s->fp_now = -1;
 	rng_init(&s->rng_steal, cfg->seed, RNG_STEAL);
 	rng_init(&s->rng_select, cfg->seed, RNG_SELECT);
+	if (cfg->slack == SLACK_MEASURED)
+		s->sm_level = sysmon_slack_level(cfg->seed);
 	/* per P: CPU-done, timer and its M's wake-up slots; per CPU (--cpus): its slice end */
 	if (evq_init(&s->evq, 3 * s->nprocs + (cfg->cpus < s->nprocs ? cfg->cpus : 0)) != 0 || cpu_init(s) != 0)
 		goto fail;

@@ -19,3 +19,10 @@ uint32_t rng_next32(struct rng *r)
 {
 	return (uint32_t)(splitmix64(&r->state) >> 32);
 }
+
+uint32_t rng_at(uint64_t seed, enum rng_stream stream, uint64_t i)
+{
+	struct rng r;
+	rng_init(&r, seed ^ (i * 0xbf58476d1ce4e5b9ULL), stream);
+	return rng_next32(&r);
+}

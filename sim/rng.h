@@ -7,7 +7,7 @@
 
 #include <stdint.h>
 
-enum rng_stream { RNG_STEAL = 1, RNG_SELECT = 2 };
+enum rng_stream { RNG_STEAL = 1, RNG_SELECT = 2, RNG_SLACK = 3 };
 
 struct rng {
 	uint64_t state;
@@ -15,6 +15,9 @@ struct rng {
 
 void rng_init(struct rng *r, uint64_t seed, enum rng_stream stream);
 uint32_t rng_next32(struct rng *r);
+/* Draw number i of a stream, without a state: the same (seed, stream, i)
+ * always gives the same 32 bits (for draws that may be peeked at ahead). */
+uint32_t rng_at(uint64_t seed, enum rng_stream stream, uint64_t i);
 /* cheaprandn: a draw in [0, n) by multiply-shift, as the runtime does. */
 static inline uint32_t rng_n(struct rng *r, uint32_t n) { return (uint32_t)(((uint64_t)rng_next32(r) * n) >> 32); }
 

@@ -25,6 +25,9 @@ struct sim;
 enum sim_preempt { PREEMPT_ASYNC, PREEMPT_COOPERATIVE, PREEMPT_OFF };
 /* SYSMON_MODEL: left to the model's default (sim_config_fill_model). */
 enum sim_sysmon { SYSMON_MODEL = -1, SYSMON_FIXED, SYSMON_ADAPTIVE };
+/* sysmon's sleeps overshoot by sysmon_slack_us (fixed), or by a seeded
+ * draw per sleep from a measured distribution (sysmon_slack.h). */
+enum sim_slack { SLACK_MODEL = -1, SLACK_FIXED, SLACK_MEASURED };
 /* Which model of the runtime's own machinery: the seed's simplified one
  * (the library's default, so that sim_config_default() behaves as it always
  * has), or the runtime model (the command's default), where the rules listed
@@ -41,6 +44,7 @@ struct sim_config {
 	int64_t sysmon_period_us; /* sysmon's period (fixed), or its first delay (adaptive) */
 	enum sim_sysmon sysmon;   /* fixed period, or the runtime's back-off */
 	int64_t sysmon_slack_us;  /* added to every sleep (Linux timer slack) */
+	enum sim_slack slack;     /* sysmon's sleeps: sysmon_slack_us, or measured draws */
 	int64_t slice_us;       /* forcePreemptNS */
 	int64_t max_threads;    /* sched.maxmcount */
 	int64_t schedtrace_ms;  /* 0: no schedtrace callbacks */

@@ -305,6 +305,8 @@ struct sim {
 	int64_t sm_t;          /* time of its last pass, run or skipped (sysmon's clock) */
 	int64_t sm_delay;      /* the sleep that led to it */
 	int64_t sm_idle;       /* passes since one retook a P from a syscall */
+	int64_t sm_n;          /* sleeps before that pass (the overshoot draw's index) */
+	int64_t sm_level;      /* --sysmon-slack=measured: this run's level (sysmon_slack.h) */
 	int64_t lasttrace;     /* -1: schedtrace not started */
 	int64_t starttime;
 

@@ -8,6 +8,7 @@
 #include "proc.h"
 #include "runq.h"
 #include "syscall.h"
+#include "sysmon_slack.h"
 
 /* preemptone: ask the G running on P pi to stop (gp.preempt). It stops at
  * once if the mode and its op allow (exec_stoppable); otherwise the request
@@ -138,36 +139,50 @@ static int64_t next_delay(const struct sim *s, int64_t idle, int64_t delay)
 }
 
 /* sysmon's clock: the time of its last pass (run or idle), the sleep that
- * led to it, and the idle passes before it. */
+ * led to it, the idle passes before it and the sleeps before it. */
 struct smclock {
-	int64_t t, delay, idle;
+	int64_t t, delay, idle, n;
 };
 
-static struct smclock clock_of(const struct sim *s) { return (struct smclock){ s->sm_t, s->sm_delay, s->sm_idle }; }
+static struct smclock clock_of(const struct sim *s) { return (struct smclock){ s->sm_t, s->sm_delay, s->sm_idle, s->sm_n }; }
+
+/* What sleep number n, of d us, lasts beyond d: the fixed slack, or its
+ * draw (sysmon_slack.h). */
+static int64_t overshoot(const struct sim *s, int64_t n, int64_t d)
+{
+	if (s->cfg.slack != SLACK_MEASURED)
+		return s->cfg.sysmon_slack_us;
+	return sysmon_slack_draw(s->cfg.seed, s->sm_level, n, d);
+}
 
 static int64_t peek_next(const struct sim *s, const struct smclock *k)
 {
-	return k->t + next_delay(s, k->idle, k->delay) + s->cfg.sysmon_slack_us;
+	int64_t d = next_delay(s, k->idle, k->delay);
+	return k->t + d + overshoot(s, k->n, d);
 }
 
 /* Moves a clock through the idle passes before `target`; in the steady
- * state (the sleep no longer changes) in one jump. */
+ * state (the sleep no longer changes, and neither does its overshoot) in
+ * one jump. */
 static void skip_to(const struct sim *s, struct smclock *k, int64_t target)
 {
 	while (peek_next(s, k) < target) {
 		int64_t d = next_delay(s, k->idle, k->delay);
-		int steady = s->cfg.sysmon == SYSMON_FIXED || (k->idle > SYSMON_IDLE_PASSES && d == k->delay &&
-							      next_delay(s, k->idle + 1, d) == d);
+		int steady = s->cfg.slack != SLACK_MEASURED &&
+			     (s->cfg.sysmon == SYSMON_FIXED ||
+			      (k->idle > SYSMON_IDLE_PASSES && d == k->delay && next_delay(s, k->idle + 1, d) == d));
 		if (steady) {
 			int64_t step = d + s->cfg.sysmon_slack_us;
 			int64_t n = (target - k->t - 1) / step; /* passes strictly before target */
 			k->t += n * step;
 			k->idle = k->idle + n > (1 << 30) ? (1 << 30) : k->idle + n;
+			k->n += n;
 			return;
 		}
-		k->t += d + s->cfg.sysmon_slack_us;
+		k->t += d + overshoot(s, k->n, d);
 		k->delay = d;
 		k->idle++;
+		k->n++;
 	}
 }
 
@@ -180,6 +195,7 @@ static void catch_up(struct sim *s)
 	s->sm_t = k.t;
 	s->sm_delay = k.delay;
 	s->sm_idle = k.idle;
+	s->sm_n = k.n;
 }
 
 void sysmon_pass(struct sim *s)
@@ -187,6 +203,7 @@ void sysmon_pass(struct sim *s)
 	catch_up(s);
 	s->sm_delay = next_delay(s, s->sm_idle, s->sm_delay);
 	s->sm_t = s->now;
+	s->sm_n++; /* the sleep that led here */
 	s->sysmon_dirty = 0;
 	netpoll_sysmon(s); /* poll network if not polled for more than 10ms */
 	int n = retake(s);

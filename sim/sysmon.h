@@ -17,9 +17,11 @@
  * cfg.eager_sysmon runs every pass instead; both give the same trace (a
  * test checks it).
  *
- * Simplification: the real sleep is longer than asked (Linux timer slack:
- * usleep(20) takes about 87 us on the machines measured); the model adds
- * cfg.sysmon_slack_us (--sysmon-slack, default 0) to every sleep. sysmon
+ * The real sleep is longer than asked (Linux timer slack and wake-up:
+ * usleep(20) takes about 90 us on the machines measured): each sleep adds
+ * cfg.sysmon_slack_us (--sysmon-slack=DUR; the seed model's 0), or a draw
+ * per sleep from the measured distribution (--sysmon-slack=measured, the
+ * runtime model's; sysmon_slack.h). Simplification: sysmon
  * never deep-sleeps (it would not with schedtrace on) and nothing wakes it
  * early; the netpoll, forcegc and scavenger parts of its loop do not
  * exist here. */

@@ -345,7 +345,11 @@ head -2 "$T/def.txt" | grep -q "sysmon adaptive" && grep -q "^  model        run
 	ok "the default is the runtime model, with adaptive sysmon" || bad "the default model"
 "$GOSIM" -w tightloop -p 1 --trace="$T/def.json" -q
 grep -q '"sysmon_slack_us":70,' "$T/def.json" && grep -q '"model":"runtime"' "$T/def.json" &&
-	ok "the runtime model's timer slack is the measured 70us" || bad "the runtime model's slack"
+	grep -q '"sysmon_slack":"measured"' "$T/def.json" &&
+	ok "the runtime model's sleeps draw their overshoot, runqgrab's keeps the measured 70us" || bad "the runtime model's slack"
+"$GOSIM" -w tightloop -p 1 --sysmon-slack=70us --trace="$T/fixed.json" -q
+grep -q '"sysmon_slack_us":70,' "$T/fixed.json" && ! grep -q '"sysmon_slack"' "$T/fixed.json" &&
+	ok "--sysmon-slack=DUR fixes every sleep's overshoot" || bad "--sysmon-slack=DUR"
 "$GOSIM" -w tightloop -p 1 --model=seed >"$T/seed.txt" 2>/dev/null
 head -1 "$T/seed.txt" | grep -q "sysmon fixed" && ! grep -q "model" "$T/seed.txt" &&
 	ok "--model=seed gives the seed's fixed sysmon and its summary as it was" || bad "--model=seed"

@@ -30,11 +30,19 @@ print(sorted((g["g"], g["time_us"]["running"]) for g in d["goroutines"]))' "$tmp
 	"$gosim" "$@" 2>/dev/null | grep -E '^  (outcome|makespan|goroutines|fingerprint) '
 }
 
+# sysmon's sleeps with one fixed overshoot, where a check compares two
+# replays or a replay with its run: the runtime model's seeded draw per sleep
+# (--sysmon-slack=measured) moves the passes by a few hundred us, and with
+# them the preemptions and retakes (the exact pool replay's makespan spreads
+# 129.7-138.3 ms over seeds 1-6, the merged one's 129.6-130.9 ms): what is
+# checked here is the import, not that spread.
+fixed=--sysmon-slack=70us
+
 close_to() { # WHAT UNMERGED MERGED [-p N]: the merged replay within 5% of the exact one
 	what=$1 u=$2 m=$3
 	shift 3
-	"$gosim" -w "$u" "$@" --report=json > "$tmp/u.json" 2>/dev/null &&
-		"$gosim" -w "$m" "$@" --report=json > "$tmp/m.json" 2>/dev/null || { no "$what: a replay failed"; return; }
+	"$gosim" -w "$u" $fixed "$@" --report=json > "$tmp/u.json" 2>/dev/null &&
+		"$gosim" -w "$m" $fixed "$@" --report=json > "$tmp/m.json" 2>/dev/null || { no "$what: a replay failed"; return; }
 	python3 - "$tmp/u.json" "$tmp/m.json" <<'PY' || no "$what: the merged import's replay is not within 5% of the exact one's"
 import json, sys
 u, m = (json.load(open(f)) for f in sys.argv[1:])
@@ -88,9 +96,9 @@ printf '%s' '{"procs": 2, "main": [{"go": "spin"}, {"go": "spin"}, {"go": "t"}, 
  "funcs": {"spin": [{"run": "30ms"}], "t": [{"repeat": 40, "body": [{"tick": "PERIOD"}, {"run": "300us"}]}]}}' > "$tmp/tick.in"
 for per in 5ms 1ms; do
 	sed "s/PERIOD/$per/" "$tmp/tick.in" > "$tmp/tick$per.json"
-	"$gosim" -w "$tmp/tick$per.json" -q -t "$tmp/tick$per.trace" || { no "tick $per: gosim run"; continue; }
+	"$gosim" -w "$tmp/tick$per.json" $fixed -q -t "$tmp/tick$per.trace" || { no "tick $per: gosim run"; continue; }
 	"$gosim" import "$tmp/tick$per.trace" -o "$tmp/tick$per.imp.json" 2> "$tmp/err" || { no "tick $per: import"; continue; }
-	a=$("$gosim" -w "$tmp/tick$per.json" | grep '^  makespan') b=$("$gosim" -w "$tmp/tick$per.imp.json" | grep '^  makespan')
+	a=$("$gosim" -w "$tmp/tick$per.json" $fixed | grep '^  makespan') b=$("$gosim" -w "$tmp/tick$per.imp.json" $fixed | grep '^  makespan')
 	if [ $per = 5ms ]; then
 		grep -q '{"repeat":40,"body":\[{"tick":5000},{"run":300}\]}' "$tmp/tick$per.imp.json" || no "tick 5ms: not imported as 40 ticks of 5 ms: $(grep tick "$tmp/tick$per.imp.json")"
 		grep -q '40 x a channel receive woken by no user goroutine on a periodic grid' "$tmp/err" || no "tick 5ms: the note: $(cat "$tmp/err")"

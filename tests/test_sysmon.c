@@ -119,12 +119,14 @@ Test(sysmon, skipping_idle_passes_gives_the_same_trace_as_running_every_pass)
 	const char *names[] = { "fanout", "syscalls", "tightloop", "pingpong" };
 	for (int w = 0; w < 4; w++)
 		for (int procs = 1; procs <= 4; procs++)
-			for (int mode = 0; mode < 9; mode++) {
+			for (int mode = 0; mode < 12; mode++) {
 				struct sim_config cfg = test_config(procs);
 				cfg.check = 0;
 				cfg.preempt = (enum sim_preempt)(mode % 3);
 				cfg.sysmon = mode < 3 ? SYSMON_FIXED : SYSMON_ADAPTIVE;
 				cfg.sysmon_slack_us = mode < 6 ? 0 : 67;
+				cfg.slack = mode < 9 ? SLACK_FIXED : SLACK_MEASURED;
+				cfg.seed = (uint64_t)mode;
 				cfg.schedtrace_ms = 1;
 				struct run_result lazy, eager;
 				run_builtin(names[w], &cfg, NULL, &lazy);
@@ -211,4 +213,53 @@ Test(sysmon, adaptive_sysmon_with_timer_slack_lets_tightloop_wait_15ms_as_real_g
 	long k = evlog_find(&r.log, 0, EV_PREEMPT, 1, -1);
 	cr_assert_eq(r.log.ev[k].t, 15173);
 	run_result_free(&r);
+}
+
+#include "sysmon_slack.h"
+
+Test(sysmon, measured_slack_draws_a_level_per_run_inside_the_measured_range)
+{
+	int64_t lo = INT64_MAX, hi = 0;
+	for (uint64_t seed = 0; seed < 2000; seed++) {
+		int64_t l = sysmon_slack_level(seed);
+		lo = l < lo ? l : lo;
+		hi = l > hi ? l : hi;
+		cr_assert_eq(sysmon_slack_draw(seed, l, 7, 20), sysmon_slack_draw(seed, l, 7, 20), "a draw is a function of its index");
+		/* a 10 ms sleep overshoots by the level + 38us + a residual of at least -12us */
+		cr_assert_geq(sysmon_slack_draw(seed, l, 3, 10000), l + 38 - 12);
+	}
+	cr_assert_eq(lo, 66, "the 1st percentile of the measured levels");
+	cr_assert_eq(hi, 94, "the 99th");
+}
+
+Test(sysmon, measured_slack_moves_the_tightloop_preemption_by_seed_only)
+{
+	/* With a per-run level of 66-94us the 58th pass falls 10.0-11.7 ms
+	 * after the first (51 x 20us + 40..2560us + 57 overshoots): each seed
+	 * its own time past the 10ms slice, the same seed the same time. */
+	int64_t first = -1, lo = INT64_MAX, hi = 0;
+	int distinct = 0;
+	for (uint64_t seed = 1; seed <= 20; seed++) {
+		struct sim_config cfg = test_config(1);
+		cfg.sysmon = SYSMON_ADAPTIVE;
+		cfg.slack = SLACK_MEASURED;
+		cfg.seed = seed;
+		int64_t t[2];
+		for (int rep = 0; rep < 2; rep++) {
+			struct run_result r;
+			run_builtin("tightloop", &cfg, tight, &r);
+			long k = evlog_find(&r.log, 0, EV_PREEMPT, 1, -1);
+			cr_assert_geq(k, 0);
+			t[rep] = r.log.ev[k].t;
+			run_result_free(&r);
+		}
+		cr_assert_eq(t[0], t[1], "seed %llu", (unsigned long long)seed);
+		distinct += first >= 0 && t[0] != first;
+		first = first < 0 ? t[0] : first;
+		lo = t[0] < lo ? t[0] : lo;
+		hi = t[0] > hi ? t[0] : hi;
+	}
+	cr_assert_geq(distinct, 10, "the seeds give different pass times");
+	cr_assert_geq(lo, 10000);
+	cr_assert_leq(hi, 12500);
 }

@@ -3,16 +3,35 @@
  * The runtime's sysmon sleeps with usleep(delay) (20us at first) and
  * runqgrab backs off with usleep(3); on Linux each such sleep overshoots by
  * the thread's timer slack (50us by default) plus the kernel's wake-up
- * latency. gosim's runtime model adds one figure, --sysmon-slack, to every
- * such sleep; this program measures it: for each N it times RUNS calls of
- * nanosleep(N us) on CLOCK_MONOTONIC and prints the median, 10th and 90th
- * percentiles of the overshoot (elapsed - N). Run it on an idle machine:
+ * latency. gosim's runtime model adds an overshoot to every such sleep
+ * (--sysmon-slack: one fixed figure, or a draw per sleep from a measured
+ * distribution); this program measures it. Run it on an idle machine.
  *
- *   make build/tools/timer-slack && build/tools/timer-slack [RUNS]
+ *   timer-slack [RUNS]            for each N, RUNS calls of nanosleep(N us)
+ *                                 on CLOCK_MONOTONIC: the median, 10th and
+ *                                 90th percentiles of the overshoot
+ *                                 (elapsed - N)
+ *   timer-slack --quantiles [RUNS]  the overshoot of every sleep of sysmon's
+ *                                 schedule pooled: its 1%, 5%..95%, 99% quantiles
+ *                                 and mean, then the same per sleep length
+ *   timer-slack --sysmon [RUNS]   RUNS replays of sysmon's back-off
+ *                                 schedule (proc.go: sysmon: 51 sleeps of
+ *                                 20us, then doubling to 10ms): per run, when
+ *                                 the 51st..60th sleeps ended and the
+ *                                 median overshoot of its 51 short sleeps
+ *                                 (its level); then each end's median and
+ *                                 range, and the tables gosim's
+ *                                 --sysmon-slack=measured draws from. The
+ *                                 pingpong knife edge: the 58th sleep's
+ *                                 end against the first's + 10 ms
+ *                                 (forcePreemptNS).
+ *
+ *   make build/tools/timer-slack && build/tools/timer-slack [MODE] [RUNS]
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 static long long now_ns(void)
@@ -28,28 +47,169 @@ static int cmp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* One nanosleep of us microseconds; returns the overshoot in ns. */
+static long long sleep_over(long us)
+{
+	struct timespec req = { us / 1000000, (us % 1000000) * 1000 };
+	long long t = now_ns();
+	nanosleep(&req, NULL);
+	return now_ns() - t - us * 1000LL;
+}
+
+/* The sleeps of sysmon's loop before it reaches its 10 ms cap: 51 of
+ * 20us (the first with idle == 0, then idle 1..50), then 40, 80, ...
+ * 5120, 10000 (idle > 50: delay *= 2). Sleep i+1 ends at pass i+1. */
+#define SHORT 51
+#define SCHED_LEN (SHORT + 9)
+static long sched_us(int i)
+{
+	if (i < SHORT)
+		return 20;
+	long d = 20L << (i - SHORT + 1);
+	return d > 10000 ? 10000 : d;
+}
+
+static int usage(void)
+{
+	fprintf(stderr, "usage: timer-slack [--quantiles|--sysmon] [RUNS]\n");
+	return 2;
+}
+
+static int classic(int runs, long long *d)
+{
+	static const long sleeps_us[] = { 3, 20, 40, 80, 1000 };
+	printf("usleep_us overshoot_median_us p10_us p90_us\n");
+	for (size_t k = 0; k < sizeof sleeps_us / sizeof sleeps_us[0]; k++) {
+		for (int i = 0; i < runs; i++)
+			d[i] = sleep_over(sleeps_us[k]);
+		qsort(d, (size_t)runs, sizeof *d, cmp);
+		printf("%ld %.1f %.1f %.1f\n", sleeps_us[k], d[runs / 2] / 1e3, d[runs / 10] / 1e3, d[runs * 9 / 10] / 1e3);
+	}
+	return 0;
+}
+
+static void print_quantiles(const char *what, long long *d, int n)
+{
+	qsort(d, (size_t)n, sizeof *d, cmp);
+	double sum = 0;
+	for (int i = 0; i < n; i++)
+		sum += (double)d[i];
+	printf("%s n=%d mean=%.1f q:", what, n, sum / n / 1e3);
+	for (int q = 0; q <= 20; q++) { /* 1%, 5%, 10%, ... 95%, 99% */
+		int pc = q == 0 ? 1 : q == 20 ? 99 : 5 * q;
+		long long v = d[(long long)n * pc / 100];
+		printf(" %lld", (v + (v < 0 ? -500 : 500)) / 1000);
+	}
+	printf("\n");
+}
+
+/* Every sleep length of sysmon's schedule, RUNS rounds of the schedule. */
+static int quantiles(int runs)
+{
+	long long *all = malloc(sizeof *all * (size_t)runs * SCHED_LEN);
+	long long *by = malloc(sizeof *by * (size_t)runs * SCHED_LEN);
+	if (!all || !by)
+		return 1;
+	for (int r = 0; r < runs; r++)
+		for (int i = 0; i < SCHED_LEN; i++)
+			all[(size_t)r * SCHED_LEN + i] = by[(size_t)i * runs + r] = sleep_over(sched_us(i));
+	printf("overshoot quantiles 1%%, 5%%..95%%, 99%% (us)\n");
+	print_quantiles("all", all, runs * SCHED_LEN);
+	char what[32];
+	for (int i = SHORT - 1; i < SCHED_LEN; i++) {
+		int n = i == SHORT - 1 ? SHORT * runs : runs; /* the 20us sleeps together */
+		long long *d = i == SHORT - 1 ? by : by + (size_t)i * runs;
+		snprintf(what, sizeof what, "usleep(%ld)", sched_us(i));
+		print_quantiles(what, d, n);
+	}
+	free(all);
+	free(by);
+	return 0;
+}
+
+/* RUNS replays of sysmon's schedule. Each run's level is the median
+ * overshoot of its 51 short sleeps (the median: one late sleep must not
+ * move it); the tables gosim's
+ * --sysmon-slack=measured draws from (sim/sysmon_slack.c) are the
+ * quantiles of the levels over the runs, of every short sleep's residual
+ * (its overshoot minus its run's level), and per long sleep the median of
+ * its overshoot minus its run's level. */
+static int sysmon(int runs)
+{
+	long long *end = malloc(sizeof *end * (size_t)runs * (SCHED_LEN - SHORT + 1));
+	long long *lvl = malloc(sizeof *lvl * (size_t)runs);
+	long long *res = malloc(sizeof *res * (size_t)runs * SHORT);
+	long long *exc = malloc(sizeof *exc * (size_t)runs * (SCHED_LEN - SHORT));
+	long long over[SCHED_LEN];
+	if (!end || !lvl || !res || !exc)
+		return 1;
+	printf("run: end of sleeps 51..60 (us from the first sleep's start)\n");
+	for (int r = 0; r < runs; r++) {
+		long long t0 = now_ns();
+		printf("%d:", r);
+		for (int i = 0; i < SCHED_LEN; i++) {
+			over[i] = sleep_over(sched_us(i));
+			if (i >= SHORT - 1) {
+				long long e = (now_ns() - t0) / 1000;
+				end[(size_t)(i - SHORT + 1) * runs + r] = e;
+				printf(" %lld", e);
+			}
+		}
+		long long sorted[SHORT];
+		memcpy(sorted, over, sizeof sorted);
+		qsort(sorted, SHORT, sizeof sorted[0], cmp);
+		lvl[r] = sorted[SHORT / 2];
+		for (int i = 0; i < SHORT; i++)
+			res[(size_t)r * SHORT + i] = over[i] - lvl[r];
+		for (int i = SHORT; i < SCHED_LEN; i++)
+			exc[(size_t)(i - SHORT) * runs + r] = over[i] - lvl[r];
+		printf("  level %lld\n", lvl[r] / 1000);
+	}
+	for (int k = 0; k < SCHED_LEN - SHORT + 1; k++) {
+		long long *d = end + (size_t)k * runs;
+		qsort(d, (size_t)runs, sizeof *d, cmp);
+		printf("sleep %d: median %lld [%lld-%lld]\n", SHORT + k, d[runs / 2], d[0], d[runs - 1]);
+	}
+	printf("overshoot tables, quantiles 1%%, 5%%..95%%, 99%% (us)\n");
+	print_quantiles("level", lvl, runs);
+	print_quantiles("residual", res, runs * SHORT);
+	printf("excess over the level, median (us):");
+	for (int i = SHORT; i < SCHED_LEN; i++) {
+		long long *d = exc + (size_t)(i - SHORT) * runs;
+		qsort(d, (size_t)runs, sizeof *d, cmp);
+		printf(" %ld:%lld", sched_us(i), (d[runs / 2] + (d[runs / 2] < 0 ? -500 : 500)) / 1000);
+	}
+	printf("\n");
+	free(end);
+	free(lvl);
+	free(res);
+	free(exc);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	int runs = argc > 1 ? atoi(argv[1]) : 2001;
+	const char *mode = "";
+	if (argc > 1 && strncmp(argv[1], "--", 2) == 0) {
+		mode = argv[1];
+		argc--, argv++;
+	}
+	int deflt = mode[0] == 0 ? 2001 : strcmp(mode, "--sysmon") == 0 ? 40 : 200;
+	int runs = argc > 1 ? atoi(argv[1]) : deflt;
 	if (runs < 11 || runs > 1000000) {
 		fprintf(stderr, "timer-slack: RUNS must be in 11..1000000\n");
 		return 2;
 	}
+	if (strcmp(mode, "--quantiles") == 0)
+		return quantiles(runs);
+	if (strcmp(mode, "--sysmon") == 0)
+		return sysmon(runs);
+	if (mode[0])
+		return usage();
 	long long *d = malloc(sizeof *d * (size_t)runs);
 	if (!d)
 		return 1;
-	static const long sleeps_us[] = { 3, 20, 40, 80, 1000 };
-	printf("usleep_us overshoot_median_us p10_us p90_us\n");
-	for (size_t k = 0; k < sizeof sleeps_us / sizeof sleeps_us[0]; k++) {
-		struct timespec req = { 0, sleeps_us[k] * 1000 };
-		for (int i = 0; i < runs; i++) {
-			long long t = now_ns();
-			nanosleep(&req, NULL);
-			d[i] = now_ns() - t - sleeps_us[k] * 1000;
-		}
-		qsort(d, (size_t)runs, sizeof *d, cmp);
-		printf("%ld %.1f %.1f %.1f\n", sleeps_us[k], d[runs / 2] / 1e3, d[runs / 10] / 1e3, d[runs * 9 / 10] / 1e3);
-	}
+	int rc = classic(runs, d);
 	free(d);
-	return 0;
+	return rc;
 }
