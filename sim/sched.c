@@ -55,36 +55,59 @@ static void mark_places(const struct sim *s, const struct steal_order *o, const 
 			pmask_add(at, (int32_t)order_place(o, p2));
 }
 
-/* One pass (pass 1..STEAL_TRIES) over the other Ps in the pass's order:
- * on the last, each P's timers first (timerpMask: idle Ps too), then its
- * runnext; idle Ps' queues are skipped (they are empty).
+/* A pass's visit to victim p2: its timers first on the last pass
+ * (timerpMask: idle Ps too), then, unless it is idle (its queues are
+ * empty), its ring, or on the last pass its runnext. */
+static int steal_visit(struct sim *s, int32_t pi, int32_t p2, int pass, struct found *f)
+{
+	int last = pass == STEAL_TRIES;
+	if (last && steal_timers(s, pi, p2, pass, f))
+		return 1;
+	if (s->allp[p2].status == P_IDLE)
+		return 0;
+	int32_t gi = runq_steal(s, pi, p2, last);
+	if (gi < 0)
+		return 0;
+	*f = (struct found){ .g = gi, .inherit = 0, .reason = R_STEAL, .rule = RULE_STEAL, .rule_n = pass };
+	return 1;
+}
+
+/* Up to this many Ps a pass walks its whole order, skipping the Ps with
+ * nothing to give; above, it visits those alone (steal_pass). */
+#define STEAL_WALK_MAX 16
+
+/* One pass (pass 1..STEAL_TRIES) over the other Ps in the pass's order.
  * Only the Ps that can give something are visited: those with a G queued
  * (runqp) and, on the last pass, those with timers (timerp), in the order
  * the whole scan meets them. The scan leaves every other P as it was (an
  * empty queue's steal fails without touching anything, an empty heap is
  * not checked), and a visit that fails changes no P's place in either
  * set but its own timers', so the set is taken once per pass: a pass
- * costs O(nprocs/64 + the Ps visited). */
+ * costs O(nprocs/64 + the Ps visited) (with few Ps, a walk of the order
+ * that skips the others is cheaper still). */
 static int steal_pass(struct sim *s, int32_t pi, int pass, struct found *f)
 {
 	struct steal_order o = steal_order(s);
 	int last = pass == STEAL_TRIES;
+	if (o.count <= STEAL_WALK_MAX) {
+		uint64_t cand = (s->runqp[0] | (last ? s->timerp[0] : 0)) & ~(1ULL << pi);
+		for (uint32_t k = 0, p2 = o.start; cand != 0 && k < o.count; k++) {
+			if (cand >> p2 & 1) {
+				if (steal_visit(s, pi, (int32_t)p2, pass, f))
+					return 1;
+				cand &= ~(1ULL << p2);
+			}
+			p2 = p2 + o.inc >= o.count ? p2 + o.inc - o.count : p2 + o.inc;
+		}
+		return 0;
+	}
 	uint64_t at[(MAX_PROCS + 63) / 64] = { 0 }; /* places in the pass of the Ps to visit */
 	mark_places(s, &o, s->runqp, pi, at);
 	if (last)
 		mark_places(s, &o, s->timerp, pi, at);
-	for (int32_t k = pmask_next(at, s->nprocs, 0); k >= 0; k = pmask_next(at, s->nprocs, k + 1)) {
-		int32_t p2 = order_p(&o, (uint32_t)k);
-		if (last && steal_timers(s, pi, p2, pass, f))
+	for (int32_t k = pmask_next(at, s->nprocs, 0); k >= 0; k = pmask_next(at, s->nprocs, k + 1))
+		if (steal_visit(s, pi, order_p(&o, (uint32_t)k), pass, f))
 			return 1;
-		if (s->allp[p2].status == P_IDLE)
-			continue;
-		int32_t gi = runq_steal(s, pi, p2, last);
-		if (gi >= 0) {
-			*f = (struct found){ .g = gi, .inherit = 0, .reason = R_STEAL, .rule = RULE_STEAL, .rule_n = pass };
-			return 1;
-		}
-	}
 	return 0;
 }
 

@@ -176,16 +176,16 @@ Test(sched, each_steal_stride_has_its_inverse_mod_gomaxprocs)
 
 /* With nothing queued, stealWork's last pass visits only the Ps with
  * timers; the one it runs must be the first with a timer in the pass's
- * order, as the plain scan (random start, coprime stride) meets them. */
-Test(sched, with_nothing_queued_the_first_p_with_timers_in_the_steal_order_runs_its_timer)
+ * order, as the plain scan (random start, coprime stride) meets them.
+ * 12 Ps: the pass walks its order; 40: it visits the marked places. */
+static void first_timer_in_steal_order_runs(int32_t n)
 {
-	enum { N = 12 };
 	for (uint64_t seed = 1; seed <= 60; seed++) {
 		const struct program *p;
-		struct sim *t = bare_sim(N, &p, NULL);
+		struct sim *t = bare_sim(n, &p, NULL);
 		rng_init(&t->rng_steal, seed, RNG_STEAL);
-		int32_t owner[N];
-		for (int32_t pi = 0; pi < N; pi++) {
+		int32_t owner[MAX_PROCS];
+		for (int32_t pi = 0; pi < n; pi++) {
 			owner[pi] = -1;
 			if (pi == 0 || (pi * 7 + (int)seed) % 3 != 0)
 				continue; /* about a third of the other Ps get a due timer */
@@ -196,16 +196,23 @@ Test(sched, with_nothing_queued_the_first_p_with_timers_in_the_steal_order_runs_
 		struct rng r = t->rng_steal;
 		for (int i = 1; i < STEAL_TRIES; i++)
 			(void)rng_next32(&r);
-		uint32_t x = rng_next32(&r), start = x % N, inc = t->coprimes[(x / N) % (uint32_t)t->ncoprimes];
+		uint32_t x = rng_next32(&r), start = x % (uint32_t)n;
+		uint32_t inc = t->coprimes[(x / (uint32_t)n) % (uint32_t)t->ncoprimes];
 		int32_t want = -1;
-		for (uint32_t k = 0, q = start; k < N && want < 0; k++, q = (q + inc) % N)
+		for (uint32_t k = 0, q = start; k < (uint32_t)n && want < 0; k++, q = (q + inc) % (uint32_t)n)
 			if (q != 0)
 				want = owner[q];
 		struct found f;
 		cr_assert(sched_find_runnable(t, 0, &f));
-		cr_assert_eq(f.g, want, "seed %llu: G%d, not G%d", (unsigned long long)seed, f.g, want);
+		cr_assert_eq(f.g, want, "%d Ps, seed %llu: G%d, not G%d", n, (unsigned long long)seed, f.g, want);
 		cr_assert_eq(f.rule, RULE_STEAL_TIMERS);
 		sim_free(t);
 		program_free((struct program *)p);
 	}
+}
+
+Test(sched, with_nothing_queued_the_first_p_with_timers_in_the_steal_order_runs_its_timer)
+{
+	first_timer_in_steal_order_runs(12);
+	first_timer_in_steal_order_runs(40);
 }
