@@ -8,7 +8,7 @@
 # wall time over Go's (gosim/Go) and each traced median over the untraced
 # one (trace/off).
 #
-#   tools/bench.sh [GOSIM]        BENCH_RUNS=5 BENCH_CASES="fanout-1M ..." BENCH_CALLGRIND=0
+#   tools/bench.sh [GOSIM]        BENCH_RUNS=5 BENCH_CASES="fanout-1M ..." BENCH_CALLGRIND=0 BENCH_AGNICE=-20
 #
 # The work per goroutine is zero (fan-out, ping-pong) so both sides spend
 # their time on scheduling alone: the runtime's own cost, not busy loops.
@@ -49,14 +49,26 @@ now_ns() { date +%s%N; }
 
 # one_run FILE CMD...: one whole-process run of CMD, its wall time appended
 # to FILE as process_s= (beside --stats lines, when CMD writes them to stderr)
+# With BENCH_AGNICE=N (-20..19; root for N < 0) each measured run is in a
+# session (autogroup) of its own with that nice, as tools/compare-real's
+# --autogroup-nice: on a shared machine the other sessions' work then
+# weighs less on both sides of a ratio.
 one_run() {
 	f=$1
 	shift
+	if [ -n "${BENCH_AGNICE:-}" ]; then
+		set -- setsid -w sh -c 'echo "$1" >/proc/self/autogroup || exit 125; shift; exec "$@"' sh "$BENCH_AGNICE" "$@"
+	fi
 	t0=$(now_ns)
 	"$@" 2>>"$f" >/dev/null || true
 	t1=$(now_ns)
 	echo "process_s=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f", (b - a) / 1e9 }')" >>"$f"
 }
+
+if [ -n "${BENCH_AGNICE:-}" ] && ! setsid -w sh -c 'echo "$1" >/proc/self/autogroup' sh "$BENCH_AGNICE" 2>/dev/null; then
+	echo "bench: BENCH_AGNICE=$BENCH_AGNICE refused (/proc/self/autogroup; below 0 needs root)" >&2
+	exit 2
+fi
 
 printf '%-14s %-7s %-22s %9s %7s %9s %10s %9s %8s %9s\n' workload trace "wall s: median (min-max)" "RSS MB" "B/gor" \
 	"Mev/s" "trace MB/s" "Go s" "gosim/Go" "trace/off"
@@ -106,7 +118,7 @@ while IFS='|' read -r name gors args twin traces; do
 			"$(awk -v e="$evs" 'BEGIN { print e / 1e6 }')" "$tmb" "$goshow" "$ratio" "$vsoff"
 	done
 done <"$tmp/cases"
-echo "($RUNS runs each; $(nproc) CPUs; Go: ${GO:-not installed}$( [ -n "$GO" ] && "$GO" version | sed 's/^go version / /'))"
+echo "($RUNS runs each; $(nproc) CPUs; autogroup nice: ${BENCH_AGNICE:-not set}; Go: ${GO:-not installed}$( [ -n "$GO" ] && "$GO" version | sed 's/^go version / /'))"
 
 # Instructions per event, from callgrind: deterministic, so a change's
 # effect shows in one run whatever else the machine is doing. Whole
