@@ -168,10 +168,9 @@ void exec_init_costs(struct sim *s)
  * Simplification: time is whole microseconds, so costs below one add up
  * on the P and are paid when they reach one, by whichever G runs then
  * (also the rest of a cost a preemption cut short). */
-static int pay_cost(struct sim *s, int32_t gi, const struct op *op)
+static int pay_cost(struct sim *s, int32_t gi, struct p *pp, const struct op *op)
 {
-	struct g *gp = &s->allg[gi];
-	struct p *pp = &s->allp[gp->p];
+	const struct g *gp = &s->allg[gi];
 	if (pp->cost_paid_g != gi || pp->cost_paid_pc != gp->pc) {
 		pp->cost_paid_g = gi;
 		pp->cost_paid_pc = gp->pc;
@@ -600,6 +599,7 @@ void exec_run(struct sim *s, int32_t gi)
 	uint32_t nops = (uint32_t)fn->nops;
 	const int costs = s->costs;
 	const int64_t max_steps = s->cfg.max_steps;
+	struct p *pp = &s->allp[s->allg[gi].p]; /* an op that returns 1 leaves the G running on it */
 	while (s->status == SIM_RUNNING) {
 		uint32_t pc = s->allg[gi].pc;
 		if (pc >= nops) {
@@ -607,7 +607,7 @@ void exec_run(struct sim *s, int32_t gi)
 			return;
 		}
 		const struct op *op = &ops[pc];
-		if (costs && pay_cost(s, gi, op))
+		if (costs && pay_cost(s, gi, pp, op))
 			return;
 		if (max_steps > 0 && op->kind != OP_END && op->kind != OP_RANGE_END && ++s->steps > max_steps) {
 			sim_limit(s, "executed", max_steps, "steps");
@@ -626,10 +626,14 @@ void exec_run(struct sim *s, int32_t gi)
 			return;
 		}
 		const struct g *gp = &s->allg[gi];
-		if (costs && gp->p >= 0)
-			s->allp[gp->p].cost_paid_g = -1; /* the op is done (or the G left) */
-		if (!more)
+		if (!more) {
+			if (costs && gp->p >= 0)
+				s->allp[gp->p].cost_paid_g = -1; /* the op is done (the G may have left) */
 			return;
+		}
+		assert(gp->p == pp - s->allp);
+		if (costs)
+			pp->cost_paid_g = -1; /* the op is done */
 		if (gp->pc <= pc && ++s->ops % SIM_PROGRESS_EVENTS == 0)
 			sim_poll(s); /* a long loop of ops that emit nothing */
 	}
