@@ -218,6 +218,7 @@ struct sim *sim_new(const struct sim_config *cfg, const struct program *prog,
 	rng_init(&s->rng_select, cfg->seed, RNG_SELECT);
 	if (cfg->slack == SLACK_MEASURED)
 		s->sm_level = sysmon_slack_level(cfg->seed);
+	sysmon_init_clock(s);
 	/* per P: CPU-done, timer and its M's wake-up slots; per CPU (--cpus): its slice end */
 	if (evq_init(&s->evq, 3 * s->nprocs + (cfg->cpus < s->nprocs ? cfg->cpus : 0)) != 0 || cpu_init(s) != 0)
 		goto fail;

@@ -307,6 +307,7 @@ struct sim {
 	int64_t sm_idle;       /* passes since one retook a P from a syscall */
 	int64_t sm_n;          /* sleeps before that pass (the overshoot draw's index) */
 	int64_t sm_level;      /* --sysmon-slack=measured: this run's level (sysmon_slack.h) */
+	int64_t sm_next;       /* its next pass by that clock (sysmon.c's peek_next), kept with it */
 	int64_t lasttrace;     /* -1: schedtrace not started */
 	int64_t starttime;
 

@@ -186,16 +186,34 @@ static void skip_to(const struct sim *s, struct smclock *k, int64_t target)
 	}
 }
 
-/* Advances sysmon's own clock to the present: the passes before now were
- * idle ones. */
-static void catch_up(struct sim *s)
+/* Sets sysmon's clock, with its next pass (peek_next) kept beside it:
+ * the clock moves only here and in sysmon_pass, so the two looks at it of
+ * every instant (sysmon_runs_now, sysmon_next_wake) make no draw unless it
+ * moved. */
+static void set_clock(struct sim *s, const struct smclock *k)
+{
+	s->sm_t = k->t;
+	s->sm_delay = k->delay;
+	s->sm_idle = k->idle;
+	s->sm_n = k->n;
+	s->sm_next = peek_next(s, k);
+}
+
+void sysmon_init_clock(struct sim *s)
 {
 	struct smclock k = clock_of(s);
+	set_clock(s, &k);
+}
+
+/* Advances sysmon's own clock to the present: the passes before now were
+ * idle ones (none if its next pass is not before now). */
+static void catch_up(struct sim *s)
+{
+	if (s->sm_next >= s->now)
+		return; /* skip_to would not move it */
+	struct smclock k = clock_of(s);
 	skip_to(s, &k, s->now);
-	s->sm_t = k.t;
-	s->sm_delay = k.delay;
-	s->sm_idle = k.idle;
-	s->sm_n = k.n;
+	set_clock(s, &k);
 }
 
 void sysmon_pass(struct sim *s)
@@ -208,6 +226,7 @@ void sysmon_pass(struct sim *s)
 	netpoll_sysmon(s); /* poll network if not polled for more than 10ms */
 	int n = retake(s);
 	s->sm_idle = n ? 0 : s->sm_idle + 1;
+	sysmon_init_clock(s); /* its next pass, from the clock set above */
 	if (s->status != SIM_RUNNING)
 		return;
 	if (schedtrace_due_at(s) <= s->now) {
@@ -228,8 +247,7 @@ int sysmon_runs_now(struct sim *s)
 	if (!s->sysmon_dirty)
 		return 0;
 	catch_up(s);
-	struct smclock k = clock_of(s);
-	return peek_next(s, &k) == s->now;
+	return s->sm_next == s->now;
 }
 
 /* The next pass worth running after the current instant. */
@@ -242,6 +260,8 @@ int64_t sysmon_next_wake(const struct sim *s)
 		if (s->sysmon_deadline > target)
 			target = s->sysmon_deadline;
 	}
+	if (s->sm_next >= target)
+		return s->sm_next; /* skip_to would not move the clock */
 	struct smclock k = clock_of(s); /* a copy: the future is only peeked at */
 	skip_to(s, &k, target);
 	return peek_next(s, &k);

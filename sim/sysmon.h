@@ -40,6 +40,8 @@
 #define SYSMON_MAX_DELAY_US 10000 /* sysmon: delay capped at 10 ms */
 
 void sysmon_pass(struct sim *s);
+/* sysmon's clock as sim_new leaves it: its next pass worked out. */
+void sysmon_init_clock(struct sim *s);
 /* Whether a pass falls at the current instant and must run. */
 int sysmon_runs_now(struct sim *s);
 /* The next pass to run after the current instant (INT64_MAX: none due). */
