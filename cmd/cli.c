@@ -45,6 +45,9 @@ static const char usage_text[] =
 	"                            it runs findRunnable (default measured, README)\n"
 	"      --thread-start=DUR    runtime model: startm creating an M (newm, clone)\n"
 	"                            until it runs (default measured, README)\n"
+	"      --init-threads=N      runtime model: idle Ms the process starts with, as\n"
+	"                            the runtime's init leaves them (default 2, the\n"
+	"                            real twins' first SCHED line on 2 CPUs; seed 0)\n"
 	"      --cost-go=DUR, --cost-chan=DUR, --cost-switch=DUR, --cost-gosched=DUR\n"
 	"                            runtime model: the CPU time of a go statement, a\n"
 	"                            channel op, a G switch (execute), a Gosched, to the\n"
@@ -140,7 +143,7 @@ enum { OPT_STEAL = 256, OPT_PREEMPT, OPT_SLICE, OPT_SYSMON_PERIOD, OPT_MAX_THREA
        OPT_SCHEDDETAIL, OPT_GO, OPT_CHECK, OPT_EAGER, OPT_LIST, OPT_MAX_GOROUTINES, OPT_MAX_STEPS, OPT_UNTIL, OPT_STATS, OPT_SYSMON,
        OPT_SYSMON_SLACK, OPT_REPORT, OPT_REPORT_THRESHOLD, OPT_WHY, OPT_SEEDS, OPT_JOBS, OPT_SWEEP_JOBS, OPT_EXPLAIN,
        OPT_MODEL, OPT_THREAD_WAKE, OPT_CPUS, OPT_CPU_SLICE, OPT_CPU_QUOTA,
-       OPT_THREAD_START, OPT_COST_GO, OPT_COST_CHAN, OPT_COST_SWITCH, OPT_COST_GOSCHED };
+       OPT_THREAD_START, OPT_INIT_THREADS, OPT_COST_GO, OPT_COST_CHAN, OPT_COST_SWITCH, OPT_COST_GOSCHED };
 
 static const struct option long_opts[] = {
 	{ "workload", required_argument, NULL, 'w' },
@@ -176,6 +179,7 @@ static const struct option long_opts[] = {
 	{ "thread-wake", required_argument, NULL, OPT_THREAD_WAKE },
 	{ "cpus", required_argument, NULL, OPT_CPUS },
 	{ "thread-start", required_argument, NULL, OPT_THREAD_START },
+	{ "init-threads", required_argument, NULL, OPT_INIT_THREADS },
 	{ "cost-go", required_argument, NULL, OPT_COST_GO },
 	{ "cost-chan", required_argument, NULL, OPT_COST_CHAN },
 	{ "cost-switch", required_argument, NULL, OPT_COST_SWITCH },
@@ -331,6 +335,11 @@ static int parse_long_only(struct opts *o, int c, const char *arg)
 	}
 	case OPT_THREAD_WAKE:
 		return parse_dur_us(arg, &o->cfg.thread_wake_us) ? bad("--thread-wake", arg, "expected a duration up to 1s, such as 50us") : 0;
+	case OPT_INIT_THREADS:
+		if (parse_int(arg, 0, 64, &v))
+			return bad("--init-threads", arg, "expected a number of threads in 0..64");
+		o->cfg.init_threads = (int)v;
+		return 0;
 	case OPT_THREAD_START:
 		return parse_dur_us(arg, &o->cfg.thread_start_us) ? bad("--thread-start", arg, "expected a duration up to 1s, such as 50us") : 0;
 	case OPT_COST_GO:
@@ -583,6 +592,7 @@ int cli_parse_args(struct opts *o, int argc, char **argv)
 	o->cfg.slack = SLACK_MODEL;
 	o->cfg.thread_wake_us = SIM_MODEL_DEFAULT;
 	o->cfg.thread_start_us = SIM_MODEL_DEFAULT;
+	o->cfg.init_threads = SIM_MODEL_DEFAULT;
 	o->cfg.cost_go_ns = o->cfg.cost_chan_ns = o->cfg.cost_switch_ns = o->cfg.cost_gosched_ns = SIM_MODEL_DEFAULT;
 	o->workload = "fanout";
 	o->max_goroutines = MAX_GOROUTINES_DEFAULT;

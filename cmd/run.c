@@ -480,6 +480,7 @@ static char *config_json(const struct run *r)
 	    (json_object_set_new(j, "model", json_string("runtime")) != 0 ||
 	     json_object_set_new(j, "thread_wake_us", json_integer((json_int_t)c->thread_wake_us)) != 0 ||
 	     json_object_set_new(j, "thread_start_us", json_integer((json_int_t)c->thread_start_us)) != 0 ||
+	     json_object_set_new(j, "init_threads", json_integer((json_int_t)c->init_threads)) != 0 ||
 	     json_object_set_new(j, "cost_go_ns", json_integer((json_int_t)c->cost_go_ns)) != 0 ||
 	     json_object_set_new(j, "cost_chan_ns", json_integer((json_int_t)c->cost_chan_ns)) != 0 ||
 	     json_object_set_new(j, "cost_switch_ns", json_integer((json_int_t)c->cost_switch_ns)) != 0 ||

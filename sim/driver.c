@@ -54,11 +54,12 @@ static const struct model_defaults {
 	enum sim_sysmon sysmon;
 	enum sim_slack slack;
 	int64_t sysmon_slack_us, thread_wake_us, thread_start_us;
+	int init_threads;
 	int64_t cost_go_ns, cost_chan_ns, cost_switch_ns, cost_gosched_ns;
 } model_defaults[] = {
-	[MODEL_SEED] = { SYSMON_FIXED, SLACK_FIXED, 0, 0, 0, 0, 0, 0, 0 },
+	[MODEL_SEED] = { SYSMON_FIXED, SLACK_FIXED, 0, 0, 0, 0, 0, 0, 0, 0 },
 	[MODEL_RUNTIME] = { SYSMON_ADAPTIVE, SLACK_MEASURED, RUNTIME_TIMER_SLACK_US, RUNTIME_THREAD_WAKE_US, RUNTIME_THREAD_START_US,
-			    RUNTIME_COST_GO_NS, RUNTIME_COST_CHAN_NS, RUNTIME_COST_SWITCH_NS, RUNTIME_COST_GOSCHED_NS },
+			    RUNTIME_INIT_THREADS, RUNTIME_COST_GO_NS, RUNTIME_COST_CHAN_NS, RUNTIME_COST_SWITCH_NS, RUNTIME_COST_GOSCHED_NS },
 };
 
 void sim_config_fill_model(struct sim_config *cfg)
@@ -74,6 +75,8 @@ void sim_config_fill_model(struct sim_config *cfg)
 		cfg->thread_wake_us = d->thread_wake_us;
 	if (cfg->thread_start_us == SIM_MODEL_DEFAULT)
 		cfg->thread_start_us = d->thread_start_us;
+	if (cfg->init_threads == SIM_MODEL_DEFAULT)
+		cfg->init_threads = d->init_threads;
 	int64_t *cost[] = { &cfg->cost_go_ns, &cfg->cost_chan_ns, &cfg->cost_switch_ns, &cfg->cost_gosched_ns };
 	const int64_t dcost[] = { d->cost_go_ns, d->cost_chan_ns, d->cost_switch_ns, d->cost_gosched_ns };
 	for (int i = 0; i < 4; i++)
@@ -127,6 +130,8 @@ static int check_config(const struct sim_config *c, const struct program *prog, 
 		bad = "slice must be at least 1us";
 	else if (c->thread_wake_us < 0 || (c->thread_wake_us > 0 && c->model != MODEL_RUNTIME))
 		bad = "a thread wake-up time (--thread-wake) needs the runtime model (--model=runtime)";
+	else if (c->init_threads < 0 || (c->init_threads > 0 && c->model != MODEL_RUNTIME))
+		bad = "idle threads from the runtime's init (--init-threads) need the runtime model (--model=runtime)";
 	else if (c->thread_start_us < 0 || (c->thread_start_us > 0 && c->model != MODEL_RUNTIME))
 		bad = "a thread start time (--thread-start) needs the runtime model (--model=runtime)";
 	else if (!costs_ok(c))
@@ -167,7 +172,15 @@ static void init_ps(struct sim *s)
 }
 
 /* The process at its start: M0 (the main thread) on P0, sysmon's M1, the
- * main goroutine in P0's queue. */
+ * main goroutine in P0's queue, and (runtime model) cfg.init_threads idle
+ * Ms. Those are the runtime's init's: runtime.main starts sysmon (newm),
+ * then its init goroutines (proc.go init: forcegchelper; gcenable: bgsweep,
+ * bgscavenge) each newproc -> wakep -> startm, which finds no idle M and
+ * calls newm; the M spins, finds them or nothing, and stopm parks it. Every
+ * real twin's first SCHED line (sysmon's first pass, still in init) shows
+ * threads=4 idlethreads=2 on 2 CPUs, and the workload's first startm wakes
+ * one of them (notewakeup) rather than creating a thread. Simplification:
+ * their number is a setting, not the outcome of simulating init. */
 static int boot(struct sim *s)
 {
 	int32_t m0 = proc_newm(s);
@@ -175,6 +188,12 @@ static int boot(struct sim *s)
 	if (m0 < 0 || s->sysmon_m < 0)
 		return -1;
 	s->allm[s->sysmon_m].state = MS_SYSMON;
+	for (int i = 0; i < s->cfg.init_threads; i++) { /* init's Ms, parked by stopm (mput) */
+		int32_t mi = proc_newm(s);
+		if (mi < 0)
+			return -1;
+		proc_mput(s, mi);
+	}
 	proc_acquirep(s, m0, 0, MS_RUNNING);
 	int32_t gi = sim_newg(s, (uint32_t)s->prog->main_fn);
 	if (gi < 0)

@@ -54,6 +54,7 @@ struct sim_config {
 	enum sim_model model;   /* --model: seed (default) or runtime */
 	int64_t thread_wake_us; /* runtime model: startm to the woken M's findRunnable (--thread-wake) */
 	int64_t thread_start_us; /* runtime model: startm -> newm to the new M's findRunnable (--thread-start) */
+	int init_threads;       /* runtime model: idle Ms the runtime's init leaves (--init-threads); SIM_MODEL_DEFAULT */
 	/* runtime model: the CPU time of one operation (--cost-*), in ns: a go
 	 * statement (newproc), a channel op, a G switch (execute), a Gosched */
 	int64_t cost_go_ns, cost_chan_ns, cost_switch_ns, cost_gosched_ns;

@@ -301,7 +301,7 @@ grep -q "makespan" "$T/err" && ok "with the trace on stdout the summary goes to 
 [ ! -s "$T/err" ] && ok "a pipe closed early ends quietly" || bad "a pipe closed early ends quietly"
 
 expect "schedtrace goes to stderr" 0 "$GOSIM" -w tightloop -q --schedtrace=10 --go=1.19
-grep -q "^SCHED 0ms: gomaxprocs=1 idleprocs=0 threads=2" "$T/err" && ok "schedtrace prints SCHED lines" || bad "schedtrace prints SCHED lines"
+grep -q "^SCHED 0ms: gomaxprocs=1 idleprocs=0 threads=4 .* idlethreads=2 " "$T/err" && ok "schedtrace prints SCHED lines" || bad "schedtrace prints SCHED lines"
 expect "check mode passes" 0 "$GOSIM" -w syscalls --check -q
 
 # --cpus without --procs: GOMAXPROCS is the release's defaultGOMAXPROCS (sim/release.h)
@@ -347,6 +347,9 @@ head -2 "$T/def.txt" | grep -q "sysmon adaptive" && grep -q "^  model        run
 grep -q '"sysmon_slack_us":70,' "$T/def.json" && grep -q '"model":"runtime"' "$T/def.json" &&
 	grep -q '"sysmon_slack":"measured"' "$T/def.json" &&
 	ok "the runtime model's sleeps draw their overshoot, runqgrab's keeps the measured 70us" || bad "the runtime model's slack"
+grep -q '"init_threads":2,' "$T/def.json" && ok "the runtime model starts with runtime init's two idle Ms" || bad "init_threads"
+"$GOSIM" -w tightloop --init-threads=65 -q 2>/dev/null; [ $? -eq 2 ] && ok "--init-threads above 64 is refused" || bad "--init-threads=65"
+"$GOSIM" -w tightloop --model=seed --init-threads=1 -q 2>/dev/null; [ $? -eq 2 ] && ok "--init-threads needs the runtime model" || bad "--init-threads in the seed model"
 "$GOSIM" -w tightloop -p 1 --sysmon-slack=70us --trace="$T/fixed.json" -q
 grep -q '"sysmon_slack_us":70,' "$T/fixed.json" && ! grep -q '"sysmon_slack"' "$T/fixed.json" &&
 	ok "--sysmon-slack=DUR fixes every sleep's overshoot" || bad "--sysmon-slack=DUR"

@@ -310,3 +310,41 @@ Test(sim, dead_gs_slots_are_reused_but_goids_are_not)
 	run_result_free(&r);
 	run_result_free(&flat);
 }
+
+Test(sim, the_runtime_inits_idle_ms_are_woken_before_any_thread_is_created)
+{
+	/* Two idle Ms from the runtime's init (runtime.main's init goroutines'
+	 * wakep -> startm -> newm, then stopm): the syscalls workload's startm
+	 * calls wake them (mget) before it creates any thread, and they count
+	 * in the peak in place of two that it no longer creates. */
+	struct sim_config cfg = test_config(2);
+	cfg.model = MODEL_RUNTIME;
+	cfg.sysmon = SYSMON_ADAPTIVE;
+	struct run_result r0, r2;
+	run_builtin("syscalls", &cfg, NULL, &r0);
+	cfg.init_threads = 2;
+	run_builtin("syscalls", &cfg, NULL, &r2);
+	cr_assert_eq(r0.status, SIM_DONE, "%s", r0.msg);
+	cr_assert_eq(r2.status, SIM_DONE, "%s", r2.msg);
+	cr_assert_eq(r2.sum.threads_peak, r0.sum.threads_peak, "the init Ms are reused, not added");
+	int created_at_boot = 0, woken_first = -1;
+	for (size_t i = 0; i < r2.log.n; i++) {
+		const struct sim_event *e = &r2.log.ev[i];
+		if (e->ev != EV_M)
+			continue;
+		if (e->from == MS_NEW && e->to == MS_NEW) {
+			if (e->t == 0 && woken_first < 0)
+				created_at_boot++;
+			else if (woken_first < 0)
+				cr_assert_fail("an M was created at %lld before the init Ms were woken", (long long)e->t);
+		}
+		if (e->from == MS_IDLE && woken_first < 0) {
+			woken_first = e->m;
+			break;
+		}
+	}
+	cr_assert_eq(created_at_boot, 4, "M0, sysmon and two init Ms");
+	cr_assert(woken_first == 2 || woken_first == 3, "an init M (M2 or M3) runs first: %d", woken_first);
+	run_result_free(&r0);
+	run_result_free(&r2);
+}
