@@ -63,13 +63,15 @@ Test(fmt, counter_carries_through_nines_and_follows_jumps_back_and_forth)
 
 static const char *two(int i) { return i == 0 ? "zero" : i == 1 ? "one" : "?"; }
 
-Test(fmt, fragments_hold_pre_name_post_and_the_out_of_range_name)
+Test(fmt, fragments_hold_pre_name_post_and_every_value_out_of_range_the_unknown_name)
 {
-	struct tr_frag f[3];
-	cr_assert_eq(tr_frags_set(f, 2, two, "\"k\":\"", "\","), 0);
-	cr_assert_eq(f[1].len, strlen("\"k\":\"one\","));
-	cr_assert_eq(memcmp(tr_frag_of(f, 2, 1)->s, "\"k\":\"one\",", f[1].len), 0);
-	cr_assert_eq(memcmp(tr_frag_of(f, 2, 7)->s, "\"k\":\"?\",", tr_frag_of(f, 2, 7)->len), 0);
-	cr_assert_eq(memcmp(tr_frag_of(f, 2, -1)->s, "\"k\":\"?\",", tr_frag_of(f, 2, -1)->len), 0);
-	cr_assert_eq(tr_frags_set(f, 2, two, "a long prefix of thirty bytes..", "x"), -1);
+	static struct tr_frags f;
+	cr_assert_eq(tr_frags_set(&f, 2, two, "\"k\":\"", "\","), 0);
+	cr_assert_eq(tr_frag_of(&f, 1)->len, strlen("\"k\":\"one\","));
+	cr_assert_eq(memcmp(tr_frag_of(&f, 1)->s, "\"k\":\"one\",", tr_frag_of(&f, 1)->len), 0);
+	for (int v = 2; v < 256; v++) {
+		cr_assert_eq(tr_frag_of(&f, (uint8_t)v)->len, strlen("\"k\":\"?\","));
+		cr_assert_eq(memcmp(tr_frag_of(&f, (uint8_t)v)->s, "\"k\":\"?\",", tr_frag_of(&f, (uint8_t)v)->len), 0);
+	}
+	cr_assert_eq(tr_frags_set(&f, 2, two, "a long prefix of thirty bytes..", "x"), -1);
 }

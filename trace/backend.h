@@ -99,31 +99,50 @@ static inline char *tr_put_s(char *p, const char *s)
 
 extern const char tr_digits2[200]; /* "00".."99" (trace.c) */
 
-/* The number of decimal digits of u. */
-static inline int tr_ndigits(uint64_t u)
+/* u < 10000 in decimal, 1 to 4 digits. */
+static inline char *tr_put_u4(char *p, uint32_t u)
 {
-	int n = 1;
-	for (;;) {
-		if (u < 10)
-			return n;
-		if (u < 100)
-			return n + 1;
-		if (u < 1000)
-			return n + 2;
-		if (u < 10000)
-			return n + 3;
-		u /= 10000;
-		n += 4;
+	uint32_t hi = u / 100, lo = u % 100;
+	if (u < 10) {
+		*p = (char)('0' + u);
+		return p + 1;
 	}
+	if (u < 100) {
+		memcpy(p, &tr_digits2[2 * u], 2);
+		return p + 2;
+	}
+	if (u < 1000) {
+		*p = (char)('0' + hi);
+		memcpy(p + 1, &tr_digits2[2 * lo], 2);
+		return p + 3;
+	}
+	memcpy(p, &tr_digits2[2 * hi], 2);
+	memcpy(p + 2, &tr_digits2[2 * lo], 2);
+	return p + 4;
 }
 
-/* v in decimal, two digits a step from the table (back to front). */
+/* u < 10000 as exactly 4 digits. */
+static inline char *tr_put_4(char *p, uint32_t u)
+{
+	memcpy(p, &tr_digits2[2 * (u / 100)], 2);
+	memcpy(p + 2, &tr_digits2[2 * (u % 100)], 2);
+	return p + 4;
+}
+
+/* v in decimal, two digits a step from the table: up to 8 digits in
+ * fixed steps, longer ones back to front. */
 static inline char *tr_put_i(char *p, int64_t v)
 {
 	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
 	if (v < 0)
 		*p++ = '-';
-	int n = tr_ndigits(u);
+	if (u < 10000)
+		return tr_put_u4(p, (uint32_t)u);
+	if (u < 100000000)
+		return tr_put_4(tr_put_u4(p, (uint32_t)(u / 10000)), (uint32_t)(u % 10000));
+	int n = 9;
+	for (uint64_t t = u / 1000000000; t > 0; t /= 10)
+		n++;
 	char *q = p + n;
 	while (u >= 100) {
 		memcpy(q -= 2, &tr_digits2[2 * (u % 100)], 2);
@@ -197,14 +216,17 @@ static inline char *tr_put_frag(char *p, const struct tr_frag *f)
 	memcpy(p, f->s, sizeof f->s); /* the caller reserved TRACE_FRAG_SLACK bytes past the record */
 	return p + f->len;
 }
-/* f[0..n-1] = pre name(i) post, and f[n] the same for a value out of
- * range (name(n): "?"); -1 if one is longer than a fragment holds. */
-int tr_frags_set(struct tr_frag *f, int n, const char *(*name)(int), const char *pre, const char *post);
-/* The fragment of v in a table of n (and the out-of-range one). */
-static inline const struct tr_frag *tr_frag_of(const struct tr_frag *f, int n, int v)
-{
-	return &f[(unsigned)v < (unsigned)n ? v : n];
-}
+/* A name table as fragments, one for each value of a byte-wide field
+ * (sim_event's ev, from, to, reason, wait): looked up without a range
+ * check. */
+struct tr_frags {
+	struct tr_frag f[256];
+};
+/* t->f[i] = pre name(i) post for i < n, and the same with name(n) ("?",
+ * a value out of range) for the rest; -1 if one is longer than a fragment
+ * holds. */
+int tr_frags_set(struct tr_frags *t, int n, const char *(*name)(int), const char *pre, const char *post);
+static inline const struct tr_frag *tr_frag_of(const struct tr_frags *t, uint8_t v) { return &t->f[v]; }
 #define TRACE_FRAG_SLACK 32
 
 /* A name as the record formats quote it, with its length. */
@@ -268,9 +290,7 @@ struct trace_json_fmt {
 	struct trace_names names;
 	struct tr_counter t, seq;
 	struct tr_small ints[TR_SMALL];
-	struct tr_frag ev[EV__N + 1], reason[R__N + 1], wait[WR__N + 1];
-	struct tr_frag gfrom[PL__N + 1], gto[PL__N + 1], mfrom[MS__N + 1], mto[MS__N + 1];
-	struct tr_frag pfrom[PS__N + 1], pto[PS__N + 1], cfrom[CPU__N + 1], cto[CPU__N + 1];
+	struct tr_frags ev, reason, wait, gfrom, gto, mfrom, mto, pfrom, pto, cfrom, cto;
 };
 int trace_json_fmt_init(struct trace_json_fmt *f, const struct trace_meta *m);
 void trace_json_fmt_release(struct trace_json_fmt *f);

@@ -21,17 +21,16 @@ struct csv_state {
 	struct tr_counter t, seq; /* the last record's */
 	struct tr_small ints[TR_SMALL];
 	/* each name with its comma, for the columns ev, from/to and reason */
-	struct tr_frag ev[EV__N + 1], place[PL__N + 1], mstate[MS__N + 1], pstate[PS__N + 1], cpustate[CPU__N + 1],
-		reason[R__N + 1];
+	struct tr_frags ev, place, mstate, pstate, cpustate, reason;
 };
 
 static int csv_frags(struct csv_state *c)
 {
-	return tr_frags_set(c->ev, EV__N, sim_ev_name, "", ",") | tr_frags_set(c->place, PL__N, sim_place_name, "", ",") |
-	       tr_frags_set(c->mstate, MS__N, sim_mstate_name, "", ",") |
-	       tr_frags_set(c->pstate, PS__N, sim_pstate_name, "", ",") |
-	       tr_frags_set(c->cpustate, CPU__N, sim_cpustate_name, "", ",") |
-	       tr_frags_set(c->reason, R__N, sim_reason_name, "", ",");
+	return tr_frags_set(&c->ev, EV__N, sim_ev_name, "", ",") | tr_frags_set(&c->place, PL__N, sim_place_name, "", ",") |
+	       tr_frags_set(&c->mstate, MS__N, sim_mstate_name, "", ",") |
+	       tr_frags_set(&c->pstate, PS__N, sim_pstate_name, "", ",") |
+	       tr_frags_set(&c->cpustate, CPU__N, sim_cpustate_name, "", ",") |
+	       tr_frags_set(&c->reason, R__N, sim_reason_name, "", ",");
 }
 
 static void *csv_open(struct trace_out *o, const struct trace_meta *m)
@@ -58,20 +57,19 @@ static void *csv_open(struct trace_out *o, const struct trace_meta *m)
  * values, -1 or empty for the rest (constant runs copied as one). */
 static char *cols_kind(char *p, const struct csv_state *c, const struct sim_event *e)
 {
-	const struct tr_frag *states = c->pstate;
-	int n = PS__N;
+	const struct tr_frags *states = &c->pstate;
 	switch (e->ev) {
 	case EV_G:
-		p = tr_put_frag(p, tr_frag_of(c->place, PL__N, e->from));
-		p = tr_put_frag(p, tr_frag_of(c->place, PL__N, e->to));
+		p = tr_put_frag(p, tr_frag_of(&c->place, e->from));
+		p = tr_put_frag(p, tr_frag_of(&c->place, e->to));
 		p = tr_put_ic(p, c->ints, e->from_p);
-		p = tr_put_frag(p, tr_frag_of(c->reason, R__N, e->reason));
+		p = tr_put_frag(p, tr_frag_of(&c->reason, e->reason));
 		return TR_PUT_LIT(p, "-1,-1,-1,-1,-1,");
 	case EV_M:
-		states = c->mstate, n = MS__N;
+		states = &c->mstate;
 		break;
 	case EV_CPU:
-		states = c->cpustate, n = CPU__N;
+		states = &c->cpustate;
 		break;
 	case EV_P:
 		break;
@@ -85,8 +83,8 @@ static char *cols_kind(char *p, const struct csv_state *c, const struct sim_even
 		return tr_put_ic(p, c->ints, e->ev == EV_PREEMPT ? e->ran_us : -1);
 	}
 	}
-	p = tr_put_frag(p, tr_frag_of(states, n, e->from));
-	p = tr_put_frag(p, tr_frag_of(states, n, e->to));
+	p = tr_put_frag(p, tr_frag_of(states, e->from));
+	p = tr_put_frag(p, tr_frag_of(states, e->to));
 	return TR_PUT_LIT(p, "-1,,-1,-1,-1,-1,-1,");
 }
 
@@ -124,7 +122,7 @@ static int csv_event(void *st, const struct sim_event *e)
 	*p++ = ',';
 	p = tr_put_counter(p, &c->seq, (int64_t)e->seq);
 	*p++ = ',';
-	p = tr_put_frag(p, tr_frag_of(c->ev, EV__N, e->ev));
+	p = tr_put_frag(p, tr_frag_of(&c->ev, e->ev));
 	p = tr_put_ic(p, c->ints, e->g);
 	p = tr_put_ic(p, c->ints, e->p);
 	p = tr_put_ic(p, c->ints, e->m);

@@ -28,14 +28,13 @@ static char *put_kv_s(char *p, const char *key, const char *v)
 /* The from and to of a state record (m, p, cpu). */
 static char *state_from_to(char *p, const struct trace_json_fmt *f, const struct sim_event *e)
 {
-	const struct tr_frag *from = f->pfrom, *to = f->pto;
-	int n = PS__N;
+	const struct tr_frags *from = &f->pfrom, *to = &f->pto;
 	if (e->ev == EV_M)
-		from = f->mfrom, to = f->mto, n = MS__N;
+		from = &f->mfrom, to = &f->mto;
 	else if (e->ev == EV_CPU)
-		from = f->cfrom, to = f->cto, n = CPU__N;
-	p = tr_put_frag(p, tr_frag_of(from, n, e->from));
-	return tr_put_frag(p, tr_frag_of(to, n, e->to));
+		from = &f->cfrom, to = &f->cto;
+	p = tr_put_frag(p, tr_frag_of(from, e->from));
+	return tr_put_frag(p, tr_frag_of(to, e->to));
 }
 
 /* The record's fields after by_p, each followed by a comma. */
@@ -43,12 +42,12 @@ static char *event_json_kind(char *p, const struct trace_json_fmt *f, const stru
 {
 	switch (e->ev) {
 	case EV_G:
-		p = tr_put_frag(p, tr_frag_of(f->gfrom, PL__N, e->from));
-		p = tr_put_frag(p, tr_frag_of(f->gto, PL__N, e->to));
+		p = tr_put_frag(p, tr_frag_of(&f->gfrom, e->from));
+		p = tr_put_frag(p, tr_frag_of(&f->gto, e->to));
 		p = put_kv_i(p, f, "\"from_p\":", e->from_p);
-		p = tr_put_frag(p, tr_frag_of(f->reason, R__N, e->reason));
+		p = tr_put_frag(p, tr_frag_of(&f->reason, e->reason));
 		if (e->wait)
-			p = tr_put_frag(p, tr_frag_of(f->wait, WR__N, e->wait));
+			p = tr_put_frag(p, tr_frag_of(&f->wait, e->wait));
 		if (e->obj >= 0 && !trace_is_chan_wait(e->wait))
 			p = put_kv_i(p, f, "\"obj\":", e->obj);
 		return p;
@@ -84,7 +83,7 @@ static char *event_json(char *p, struct trace_json_fmt *f, const struct sim_even
 {
 	p = tr_put_counter(TR_PUT_LIT(p, "{\"t\":"), &f->t, e->t);
 	p = tr_put_counter(TR_PUT_LIT(p, ",\"seq\":"), &f->seq, (int64_t)e->seq);
-	p = tr_put_frag(p, tr_frag_of(f->ev, EV__N, e->ev)); /* ,"ev":"g","g": */
+	p = tr_put_frag(p, tr_frag_of(&f->ev, e->ev)); /* ,"ev":"g","g": */
 	p = tr_put_ic(p, f->ints, e->g);
 	p = put_kv_i(p, f, "\"p\":", e->p);
 	p = put_kv_i(p, f, "\"m\":", e->m);
@@ -184,17 +183,17 @@ int trace_json_fmt_init(struct trace_json_fmt *f, const struct trace_meta *m)
 {
 	f->t = f->seq = (struct tr_counter)TR_COUNTER_INIT;
 	tr_small_init(f->ints);
-	if (tr_frags_set(f->ev, EV__N, sim_ev_name, ",\"ev\":\"", "\",\"g\":") != 0 ||
-	    tr_frags_set(f->reason, R__N, sim_reason_name, "\"reason\":\"", "\",") != 0 ||
-	    tr_frags_set(f->wait, WR__N, sim_waitreason_name, "\"wait\":\"", "\",") != 0 ||
-	    tr_frags_set(f->gfrom, PL__N, sim_place_name, "\"from\":\"", "\",") != 0 ||
-	    tr_frags_set(f->gto, PL__N, sim_place_name, "\"to\":\"", "\",") != 0 ||
-	    tr_frags_set(f->mfrom, MS__N, sim_mstate_name, "\"from\":\"", "\",") != 0 ||
-	    tr_frags_set(f->mto, MS__N, sim_mstate_name, "\"to\":\"", "\",") != 0 ||
-	    tr_frags_set(f->pfrom, PS__N, sim_pstate_name, "\"from\":\"", "\",") != 0 ||
-	    tr_frags_set(f->pto, PS__N, sim_pstate_name, "\"to\":\"", "\",") != 0 ||
-	    tr_frags_set(f->cfrom, CPU__N, sim_cpustate_name, "\"from\":\"", "\",") != 0 ||
-	    tr_frags_set(f->cto, CPU__N, sim_cpustate_name, "\"to\":\"", "\",") != 0)
+	if (tr_frags_set(&f->ev, EV__N, sim_ev_name, ",\"ev\":\"", "\",\"g\":") != 0 ||
+	    tr_frags_set(&f->reason, R__N, sim_reason_name, "\"reason\":\"", "\",") != 0 ||
+	    tr_frags_set(&f->wait, WR__N, sim_waitreason_name, "\"wait\":\"", "\",") != 0 ||
+	    tr_frags_set(&f->gfrom, PL__N, sim_place_name, "\"from\":\"", "\",") != 0 ||
+	    tr_frags_set(&f->gto, PL__N, sim_place_name, "\"to\":\"", "\",") != 0 ||
+	    tr_frags_set(&f->mfrom, MS__N, sim_mstate_name, "\"from\":\"", "\",") != 0 ||
+	    tr_frags_set(&f->mto, MS__N, sim_mstate_name, "\"to\":\"", "\",") != 0 ||
+	    tr_frags_set(&f->pfrom, PS__N, sim_pstate_name, "\"from\":\"", "\",") != 0 ||
+	    tr_frags_set(&f->pto, PS__N, sim_pstate_name, "\"to\":\"", "\",") != 0 ||
+	    tr_frags_set(&f->cfrom, CPU__N, sim_cpustate_name, "\"from\":\"", "\",") != 0 ||
+	    tr_frags_set(&f->cto, CPU__N, sim_cpustate_name, "\"to\":\"", "\",") != 0)
 		return -1;
 	return trace_names_init(&f->names, m);
 }

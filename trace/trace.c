@@ -26,19 +26,20 @@ const char tr_digits2[200] = "00010203040506070809101112131415161718192021222324
 			     "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
 			     "8081828384858687888990919293949596979899";
 
-int tr_frags_set(struct tr_frag *f, int n, const char *(*name)(int), const char *pre, const char *post)
+int tr_frags_set(struct tr_frags *t, int n, const char *(*name)(int), const char *pre, const char *post)
 {
 	size_t a = strlen(pre), c = strlen(post);
-	for (int i = 0; i <= n; i++) {
-		const char *s = name(i);
+	for (int i = 0; i < 256; i++) {
+		const char *s = name(i < n ? i : n);
 		size_t b = strlen(s);
-		if (a + b + c > sizeof f[i].s)
+		struct tr_frag *f = &t->f[i];
+		if (a + b + c > sizeof f->s)
 			return -1;
-		memset(&f[i], 0, sizeof f[i]);
-		memcpy(f[i].s, pre, a);
-		memcpy(f[i].s + a, s, b);
-		memcpy(f[i].s + a + b, post, c);
-		f[i].len = (uint8_t)(a + b + c);
+		memset(f, 0, sizeof *f);
+		memcpy(f->s, pre, a);
+		memcpy(f->s + a, s, b);
+		memcpy(f->s + a + b, post, c);
+		f->len = (uint8_t)(a + b + c);
 	}
 	return 0;
 }
