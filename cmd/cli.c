@@ -60,6 +60,13 @@ static const char usage_text[] =
 	"      --cpu-slice=DUR       with --cpus: a thread's time slice on a CPU (default\n"
 	"                            Linux's base slice, 0.75ms x (1 + log2 CPUs): 1.5ms\n"
 	"                            on 2 CPUs)\n"
+	"      --cpu-place=MODE      with --cpus: shared (default): one run queue, a thread\n"
+	"                            takes any free CPU; last: a thread runs on the CPU it\n"
+	"                            last ran on and preempts the thread there, as this\n"
+	"                            machine's kernel places woken threads (README)\n"
+	"      --cpu-migration-cost=DUR  with --cpu-place=last: an idle CPU takes a thread\n"
+	"                            waiting on another only once it has not run for DUR\n"
+	"                            (default Linux's sched_migration_cost, 500us)\n"
 	"      --steal=on|off        work stealing (default on)\n"
 	"      --preempt=MODE        async (Go 1.14+, default), cooperative (before\n"
 	"                            1.14: call-free loops run on), off\n"
@@ -142,7 +149,7 @@ static const char usage_text[] =
 enum { OPT_STEAL = 256, OPT_PREEMPT, OPT_SLICE, OPT_SYSMON_PERIOD, OPT_MAX_THREADS, OPT_SCHEDTRACE,
        OPT_SCHEDDETAIL, OPT_GO, OPT_CHECK, OPT_EAGER, OPT_LIST, OPT_MAX_GOROUTINES, OPT_MAX_STEPS, OPT_UNTIL, OPT_STATS, OPT_SYSMON,
        OPT_SYSMON_SLACK, OPT_REPORT, OPT_REPORT_THRESHOLD, OPT_WHY, OPT_SEEDS, OPT_JOBS, OPT_SWEEP_JOBS, OPT_EXPLAIN,
-       OPT_MODEL, OPT_THREAD_WAKE, OPT_CPUS, OPT_CPU_SLICE, OPT_CPU_QUOTA,
+       OPT_MODEL, OPT_THREAD_WAKE, OPT_CPUS, OPT_CPU_SLICE, OPT_CPU_QUOTA, OPT_CPU_PLACE, OPT_CPU_MIGRATION_COST,
        OPT_THREAD_START, OPT_INIT_THREADS, OPT_COST_GO, OPT_COST_CHAN, OPT_COST_SWITCH, OPT_COST_GOSCHED };
 
 static const struct option long_opts[] = {
@@ -185,6 +192,8 @@ static const struct option long_opts[] = {
 	{ "cost-switch", required_argument, NULL, OPT_COST_SWITCH },
 	{ "cost-gosched", required_argument, NULL, OPT_COST_GOSCHED },
 	{ "cpu-slice", required_argument, NULL, OPT_CPU_SLICE },
+	{ "cpu-place", required_argument, NULL, OPT_CPU_PLACE },
+	{ "cpu-migration-cost", required_argument, NULL, OPT_CPU_MIGRATION_COST },
 	{ "cpu-quota", required_argument, NULL, OPT_CPU_QUOTA },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
@@ -364,6 +373,18 @@ static int parse_long_only(struct opts *o, int c, const char *arg)
 		    o->cfg.cpu_slice_us <= 1000000)
 			return 0;
 		return bad("--cpu-slice", arg, "expected a duration from 1us to 1s, such as 1.5ms");
+	case OPT_CPU_PLACE: {
+		static const char *const kinds[] = { "shared", "last" };
+		if (parse_choice("--cpu-place", arg, kinds, 2, &choice))
+			return 2;
+		o->cfg.cpu_place = choice ? CPU_PLACE_LAST : CPU_PLACE_SHARED;
+		return 0;
+	}
+	case OPT_CPU_MIGRATION_COST:
+		if (workload_parse_duration_us(arg, &o->cfg.cpu_migration_cost_us) == 0 && o->cfg.cpu_migration_cost_us >= 1 &&
+		    o->cfg.cpu_migration_cost_us <= 1000000)
+			return 0;
+		return bad("--cpu-migration-cost", arg, "expected a duration from 1us to 1s, such as 500us");
 	case OPT_CPU_QUOTA:
 		if (parse_cpus_milli(arg, &o->cpu_quota_milli))
 			return bad("--cpu-quota", arg, "expected a number of CPUs such as 2 or 1.5, above 0 and at most 1024");

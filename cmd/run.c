@@ -523,7 +523,8 @@ static void print_summary(FILE *out, const struct run *r, const struct sim_summa
 	if (c->model == MODEL_RUNTIME) /* the seed model's first line stays as it was */
 		fputs("  model        runtime\n", out);
 	if (c->cpus > 0)
-		fprintf(out, "  cpus         %d (shared by the threads running Go code)\n", c->cpus);
+		fprintf(out, "  cpus         %d (shared by the threads running Go code%s)\n", c->cpus,
+			c->cpu_place == CPU_PLACE_LAST ? "; each on the CPU it last ran on" : "");
 	fprintf(out, "  outcome      %s\n", sim_outcome_name(sum->outcome));
 	fprintf(out, "  makespan     %lld.%03lld ms\n", (long long)(sum->makespan_us / 1000),
 		(long long)(sum->makespan_us % 1000));

@@ -20,6 +20,26 @@
  * A CPU that an M leaves (syscall, park, sleep) goes at once to the first
  * waiter.
  *
+ * Placement (--cpu-place). shared (default): the above, one FIFO queue
+ * for all CPUs. last: each M runs on the CPU it last ran on (m.cpuhome),
+ * as the kernel of the machine the fidelity table is measured on places
+ * woken threads (README, "pipeline at 4 Ps on 2 CPUs": select_task_rq_fair
+ * kept a woken Go thread on its previous CPU in about 97% of wake-ups,
+ * also when the other CPU was idle), with a queue per CPU:
+ *  - a new M starts on the CPU with the fewest Ms (sysmon counts), as
+ *    wake_up_new_task's find_idlest_cpu spreads new threads;
+ *  - an M that newly wants a CPU takes its own at once, preempting the
+ *    occupant, which waits at the head of that CPU's queue (EEVDF wakeup
+ *    preemption, check_preempt_wakeup_fair: a thread that slept has the
+ *    earlier deadline); slices rotate a CPU's own queue;
+ *  - an idle CPU (free, nobody waiting on it) takes the waiter of another
+ *    CPU that left its CPU first, once that one has not run for
+ *    --cpu-migration-cost (sysctl_sched_migration_cost, 0.5 ms): the load
+ *    balancer's can_migrate_task refuses a cache-hot task (task_hot).
+ *    So threads that hand work to each other every few tens of us stay
+ *    stacked on one CPU while the other idles, and CPU-bound threads,
+ *    which wait whole slices, spread.
+ *
  * cpu_balance runs at the end of every instant (driver.c): it takes the
  * CPUs from Ms that no longer want them, queues the Ms that newly want
  * one (in P id order), and gives free CPUs to waiters.
@@ -33,14 +53,22 @@
  * 0): with one CPU per P no M ever waits, and nothing changes.
  *
  * Invariants (cpu_check, with --check): an M is RUN iff it is some CPU's
- * occupant, WAIT iff it is in the queue (once); nwaiting is the queue's
- * length. At the end of an instant (after cpu_balance) also: an M waits
- * only while every CPU is occupied, no waiting M's G has a CPU segment in
- * progress, and a CPU's slice event is pending only while an M waits.
+ * occupant, WAIT iff it is in a queue (once: the one queue, or with last
+ * its own CPU's); nwaiting is the queues' total length. At the end of an
+ * instant (after cpu_balance) also: an M waits only while every CPU (with
+ * last: its own CPU) is occupied, no waiting M's G has a CPU segment in
+ * progress, and a CPU's slice event is pending only while an M waits (on
+ * it, with last).
  *
- * Simplifications: one global FIFO run queue, where Linux has one per CPU
- * with load balancing; a woken thread queues at the tail (no wakeup
- * preemption or EEVDF lag); the zero-time work of an instant (exitsyscall,
+ * Simplifications: shared: one global FIFO run queue, where Linux has one
+ * per CPU with load balancing; a woken thread queues at the tail (no
+ * wakeup preemption or EEVDF lag). last: a woken thread always preempts
+ * (EEVDF compares deadlines; it preempted at once in 60-70% of the
+ * measured wake-ups), never moves at wake-up, and the kernel's load
+ * balance is only an idle CPU taking a cold waiter the instant it turns
+ * cold (the kernel balances when a CPU goes idle and at ticks; busy CPUs'
+ * periodic balancing by load is left out); a new thread's CPU counts
+ * threads, not load. Both: the zero-time work of an instant (exitsyscall,
  * startm's first findRunnable with --thread-wake 0, netpoll's return, a
  * preemption request being honoured) is done before the M queues for a
  * CPU; sysmon needs no CPU; no CPU migration cost. */
@@ -54,6 +82,11 @@ int64_t cpu_default_slice_us(int n);
 /* Sets up s->cpus for cfg.cpus below cfg.procs (else leaves the mechanism
  * off). Returns 0, or -1 when out of memory. */
 int cpu_init(struct sim *s);
+/* Whether the mechanism runs: fewer CPUs than Ps. (With last placement
+ * and as many CPUs as Ps, two Ms could share a CPU while another idles;
+ * tried on the 2-P pipelines, it made the hand-written one 18% slow, so
+ * the mechanism stays off there.) */
+int cpu_on(const struct sim_config *cfg, int32_t nprocs);
 void cpu_free(struct sim *s);
 /* End of an instant: CPUs follow the Ms that want them. Returns 1 if it
  * gave a CPU to an M that must run schedule() (it holds a P, no G). */
@@ -61,10 +94,16 @@ int cpu_balance(struct sim *s);
 /* EVQ_CPU_SLICE: CPU c's slice ended; with an M waiting, its occupant
  * goes to the queue's tail (cpu_balance gives the CPU to the first). */
 void cpu_slice_end(struct sim *s, int32_t c);
+/* EVQ_CPU_BALANCE (last): a CPU is idle and a waiter on another turns
+ * cache cold; cpu_balance at the instant's end moves it. */
+void cpu_load_balance(struct sim *s);
 /* M mi (holding a P) needs a CPU to run schedule(): 1 if it has one
  * (always without the mechanism), taking a free one if nobody waits;
  * else 0, and it waits in the queue. */
 int cpu_get(struct sim *s, int32_t mi);
 int cpu_check(struct sim *s);
+/* The CPU a new thread (M) starts on: --cpu-place=last, the one with the
+ * fewest threads; else -1 (any). */
+int32_t cpu_new_thread(const struct sim *s);
 
 #endif

@@ -142,6 +142,10 @@ static int check_config(const struct sim_config *c, const struct program *prog, 
 		bad = "a CPU count (--cpus) needs the runtime model (--model=runtime); the seed model gives every P its own CPU";
 	else if (c->cpu_slice_us < 0 || (c->cpu_slice_us > 0 && c->cpus == 0))
 		bad = "a CPU time slice (--cpu-slice) needs a CPU count (--cpus)";
+	else if (c->cpu_place != CPU_PLACE_SHARED && (c->cpu_place != CPU_PLACE_LAST || c->cpus == 0))
+		bad = "a CPU placement (--cpu-place) needs a CPU count (--cpus)";
+	else if (c->cpu_migration_cost_us < 0 || (c->cpu_migration_cost_us > 0 && c->cpu_place != CPU_PLACE_LAST))
+		bad = "a migration cost (--cpu-migration-cost) needs --cpu-place=last";
 	else if (c->go_release != 0 && (c->go_release < RELEASE_OLDEST || c->go_release > RELEASE_NEWEST))
 		bad = "go_release must be in 19..26 (Go 1.19 to 1.26)";
 	else if (c->max_threads < 2)
@@ -238,8 +242,8 @@ struct sim *sim_new(const struct sim_config *cfg, const struct program *prog,
 	if (cfg->slack == SLACK_MEASURED)
 		s->sm_level = sysmon_slack_level(cfg->seed);
 	sysmon_init_clock(s);
-	/* per P: CPU-done, timer and its M's wake-up slots; per CPU (--cpus): its slice end */
-	if (evq_init(&s->evq, 3 * s->nprocs + (cfg->cpus < s->nprocs ? cfg->cpus : 0)) != 0 || cpu_init(s) != 0)
+	/* per P: CPU-done, timer and its M's wake-up slots; per CPU (--cpus): its slice end; the load balance */
+	if (evq_init(&s->evq, 3 * s->nprocs + (cpu_on(cfg, s->nprocs) ? cfg->cpus + 1 : 0)) != 0 || cpu_init(s) != 0)
 		goto fail;
 	s->allp = calloc((size_t)s->nprocs, sizeof *s->allp);
 	s->chans = calloc((size_t)prog->nchans + 1, sizeof *s->chans);
@@ -281,6 +285,8 @@ static void handle(struct sim *s, const struct evq_item *it)
 		; /* nothing changes but the clock: sched_all runs the M's findRunnable */
 	else if (it->kind == EVQ_CPU_SLICE)
 		cpu_slice_end(s, it->id);
+	else if (it->kind == EVQ_CPU_BALANCE)
+		cpu_load_balance(s);
 	else { /* EVQ_TIMER: an instant at a P's earliest timer; the scheduler runs it */
 		netpoll_timer_wake(s); /* findRunnable's pollUntil */
 		timer_wake(s, it->id);

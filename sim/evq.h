@@ -18,8 +18,9 @@
 /* EVQ_MWAKE (the runtime model): the instant the spinning M on P id runs
  * findRunnable: its thread has woken (--thread-wake), or runqgrab's
  * usleep(3) is over (sched.h). */
-/* EVQ_CPU_SLICE (--cpus): CPU id's time slice ends (cpu.h). */
-enum evq_kind { EVQ_CPU_DONE, EVQ_SYSCALL_DONE, EVQ_TIMER, EVQ_NET_READY, EVQ_MWAKE, EVQ_CPU_SLICE };
+/* EVQ_CPU_SLICE (--cpus): CPU id's time slice ends (cpu.h).
+ * EVQ_CPU_BALANCE (--cpus, --cpu-place=last): the load balancer runs (cpu.h). */
+enum evq_kind { EVQ_CPU_DONE, EVQ_SYSCALL_DONE, EVQ_TIMER, EVQ_NET_READY, EVQ_MWAKE, EVQ_CPU_SLICE, EVQ_CPU_BALANCE };
 
 struct evq_item {
 	int64_t t;

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "cpu.h"
 #include "runq.h"
 
 static void set_pstatus(struct sim *s, int32_t pi, int st)
@@ -93,8 +94,10 @@ int32_t proc_newm(struct sim *s)
 		s->allm = a;
 		s->mcap = cap;
 	}
-	int32_t mi = s->nm++;
+	int32_t mi = s->nm;
 	s->allm[mi] = (struct m){ .p = -1, .curg = -1, .oldp = -1, .schedlink = -1, .state = MS_NEW, .cpulink = -1 };
+	s->allm[mi].cpuhome = cpu_new_thread(s); /* before nm counts it */
+	s->nm++;
 	if (s->nm > s->sum.threads_peak)
 		s->sum.threads_peak = s->nm;
 	struct sim_event e = { .ev = EV_M, .g = -1, .p = -1, .m = mi, .from = MS_NEW, .to = MS_NEW };

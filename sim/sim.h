@@ -33,6 +33,8 @@ enum sim_slack { SLACK_MODEL = -1, SLACK_FIXED, SLACK_MEASURED };
  * has), or the runtime model (the command's default), where the rules listed
  * in the README's "Two models" table follow proc.go. */
 enum sim_model { MODEL_SEED, MODEL_RUNTIME };
+/* --cpu-place (cpu.h): which CPU a thread that wants one runs on. */
+enum sim_cpu_place { CPU_PLACE_SHARED, CPU_PLACE_LAST };
 /* A duration field set to SIM_MODEL_DEFAULT takes its model's default. */
 #define SIM_MODEL_DEFAULT (-1)
 
@@ -60,6 +62,8 @@ struct sim_config {
 	int64_t cost_go_ns, cost_chan_ns, cost_switch_ns, cost_gosched_ns;
 	int cpus;               /* --cpus: the machine's CPUs the Ms share; 0: one per P (the seed model's) */
 	int64_t cpu_slice_us;   /* --cpu-slice: a thread's time slice on a CPU; 0: Linux's default for cpus (cpu.h) */
+	enum sim_cpu_place cpu_place; /* --cpu-place: one run queue for all CPUs, or a thread stays on its last CPU (cpu.h) */
+	int64_t cpu_migration_cost_us; /* --cpu-migration-cost (last): a waiting thread that ran more recently is not moved; 0: CPU_MIGRATION_COST_US */
 	int go_release;         /* --go: the Go 1.N whose rules the runtime model follows (release.h); 0: RELEASE_DEFAULT */
 	int64_t until_us;       /* 0, or stop (SIM_UNTIL) rather than run an instant past it */
 	/* 0, or stop (SIM_LIMIT) past this many steps or goroutines: for

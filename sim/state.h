@@ -126,6 +126,8 @@ struct m {
 			     usleep) until then; its P waits for it */
 	uint8_t cpu;      /* --cpus: enum sim_cpustate (sim.h, cpu.h): wants no CPU, waits for one, runs on one */
 	int32_t cpulink;  /* next in the CPU run queue */
+	int32_t cpuhome;  /* --cpu-place=last: the CPU it last ran on (-1: none yet) */
+	int64_t cpuleft;  /* last: when it last left a CPU still wanting one (preempted) */
 };
 #define MS_SYSMON MS__N
 
@@ -288,9 +290,12 @@ struct sim {
 	int64_t sudogs_used;
 
 	/* --cpus below procs (cpu.h); ncpus 0: a CPU per P, the mechanism off */
-	struct cpu { int32_t m; int armed; int64_t slice_end; } *cpus;
-	int32_t ncpus, nwaiting, cpuq_head, cpuq_tail;
-	int64_t cpu_slice_us;
+	struct cpuq { int32_t head, tail, n; } cpuq; /* the run queue (--cpu-place=shared) */
+	struct cpu { int32_t m; int armed; int64_t slice_end; struct cpuq q; /* its own queue (last) */ } *cpus;
+	int32_t ncpus, nwaiting; /* nwaiting: Ms waiting, in every queue */
+	int64_t cpu_slice_us, cpu_migration_cost_us;
+	int cpu_last;           /* --cpu-place=last */
+	int64_t balance_at;     /* last: when the pending balance event fires (0: none) */
 
 	struct rng rng_steal;
 	struct rng rng_select; /* selectgo's pollorder */

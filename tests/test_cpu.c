@@ -132,22 +132,24 @@ Test(cpu, every_builtin_workload_completes_on_fewer_cpus_than_ps)
 {
 	for (int w = 0; w < builtin_workloads_n; w++)
 		for (int procs = 2; procs <= 8; procs *= 2)
-			for (int cpus = 1; cpus < procs; cpus *= 2) {
-				struct sim_config cfg = test_config(procs);
-				cfg.model = MODEL_RUNTIME;
-				cfg.cpus = cpus;
-				cfg.thread_wake_us = procs == 4 ? 50 : 0;
-				struct run_result r;
-				run_builtin(builtin_workloads[w].name, &cfg, NULL, &r);
-				const char *name = builtin_workloads[w].name;
-				cr_assert_eq(r.status, SIM_DONE, "%s procs=%d cpus=%d: %s", name, procs, cpus, r.msg);
-				int64_t busy = total_busy(&r);
-				if (!r.inexact && !r.exit_main)
-					cr_assert_eq(busy, r.total_work, "%s procs=%d cpus=%d: CPU used = work", name, procs, cpus);
-				cr_assert_geq(r.sum.makespan_us * cpus, busy, "%s procs=%d cpus=%d: no more than %d CPUs used",
-					      name, procs, cpus, cpus);
-				run_result_free(&r);
-			}
+			for (int cpus = 1; cpus < procs; cpus *= 2)
+				for (int place = CPU_PLACE_SHARED; place <= CPU_PLACE_LAST; place++) {
+					struct sim_config cfg = test_config(procs);
+					cfg.model = MODEL_RUNTIME;
+					cfg.cpus = cpus;
+					cfg.cpu_place = (enum sim_cpu_place)place;
+					cfg.thread_wake_us = procs == 4 ? 50 : 0;
+					struct run_result r;
+					run_builtin(builtin_workloads[w].name, &cfg, NULL, &r);
+					const char *name = builtin_workloads[w].name;
+					cr_assert_eq(r.status, SIM_DONE, "%s procs=%d cpus=%d: %s", name, procs, cpus, r.msg);
+					int64_t busy = total_busy(&r);
+					if (!r.inexact && !r.exit_main)
+						cr_assert_eq(busy, r.total_work, "%s procs=%d cpus=%d: CPU used = work", name, procs, cpus);
+					cr_assert_geq(r.sum.makespan_us * cpus, busy, "%s procs=%d cpus=%d: no more than %d CPUs used",
+						      name, procs, cpus, cpus);
+					run_result_free(&r);
+				}
 }
 
 /* The ev=cpu records (sim/cpu.h): each M's records alternate, a wait's
@@ -176,4 +178,64 @@ Test(cpu, an_m_waiting_for_a_cpu_is_recorded_from_start_to_end)
 	for (size_t i = 0; i < a.log.n; i++)
 		cr_assert_neq(a.log.ev[i].ev, EV_CPU, "a CPU per P: nothing waits, nothing recorded");
 	run_result_free(&a);
+}
+
+static struct run_result run_place(const char *json, int procs, int cpus, enum sim_cpu_place place)
+{
+	struct sim_config cfg = test_config(procs);
+	cfg.model = MODEL_RUNTIME;
+	cfg.cpus = cpus;
+	cfg.cpu_place = place;
+	struct run_result r;
+	run_text(json, &cfg, &r);
+	cr_assert_eq(r.status, SIM_DONE, "%s", r.msg);
+	return r;
+}
+
+Test(cpu, a_cpu_placement_needs_a_cpu_count)
+{
+	struct program *p = load_text(fanout_json);
+	struct sim_config cfg = test_config(4);
+	cfg.model = MODEL_RUNTIME;
+	cfg.cpu_place = CPU_PLACE_LAST;
+	struct sim_error err;
+	cr_assert_null(sim_new(&cfg, p, NULL, &err));
+	cr_assert(strstr(err.msg, "--cpus") != NULL, "%s", err.msg);
+	cfg.cpus = 2;
+	cfg.cpu_place = CPU_PLACE_SHARED;
+	cfg.cpu_migration_cost_us = 100;
+	cr_assert_null(sim_new(&cfg, p, NULL, &err), "a migration cost needs --cpu-place=last");
+	program_free(p);
+}
+
+/* With --cpu-place=last a cache-cold waiter still moves to an idle CPU:
+ * CPU-bound Ms that wait a whole slice spread over both CPUs. */
+Test(cpu, a_cpu_bound_fanout_still_fills_both_cpus_with_last_placement)
+{
+	struct run_result r = run_place(fanout_json, 4, 2, CPU_PLACE_LAST);
+	cr_assert_eq(total_busy(&r), 8000);
+	cr_assert_leq(r.sum.makespan_us, 4400, "8 x 1ms on 2 CPUs, within 10%%: %lld", (long long)r.sum.makespan_us);
+	run_result_free(&r);
+}
+
+/* A pipeline over unbuffered channels: each hand-off wakes a spinning M,
+ * which (last) runs on its own last CPU and preempts the thread there, and
+ * the hand-offs keep every waiter cache hot, so no idle CPU takes one:
+ * the same work takes longer than with one shared run queue. */
+static const char pipe_json[] =
+	"{\"procs\": 4, \"chans\": {\"a\": 0, \"b\": 0, \"c\": 0},"
+	" \"main\": [{\"go\": \"s1\"}, {\"go\": \"s2\"}, {\"go\": \"sink\"}, {\"repeat\": 100, \"body\": [{\"send\": \"a\"}]}],"
+	" \"funcs\": {\"s1\": [{\"repeat\": 100, \"body\": [{\"recv\": \"a\"}, {\"run\": 50}, {\"send\": \"b\"}]}],"
+	" \"s2\": [{\"repeat\": 100, \"body\": [{\"recv\": \"b\"}, {\"run\": 50}, {\"send\": \"c\"}]}],"
+	" \"sink\": [{\"repeat\": 100, \"body\": [{\"recv\": \"c\"}]}]}}";
+
+Test(cpu, last_placement_keeps_a_pipelines_threads_on_their_cpus)
+{
+	struct run_result a = run_place(pipe_json, 4, 2, CPU_PLACE_SHARED), b = run_place(pipe_json, 4, 2, CPU_PLACE_LAST);
+	cr_assert_eq(total_busy(&a), 10000);
+	cr_assert_eq(total_busy(&b), 10000, "the same work");
+	cr_assert_gt(b.sum.makespan_us, a.sum.makespan_us * 11 / 10, "last %lld us vs shared %lld us",
+		     (long long)b.sum.makespan_us, (long long)a.sum.makespan_us);
+	run_result_free(&a);
+	run_result_free(&b);
 }
