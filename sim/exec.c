@@ -599,7 +599,8 @@ void exec_run(struct sim *s, int32_t gi)
 	uint32_t nops = (uint32_t)fn->nops;
 	const int costs = s->costs;
 	const int64_t max_steps = s->cfg.max_steps;
-	struct p *pp = &s->allp[s->allg[gi].p]; /* an op that returns 1 leaves the G running on it */
+	const int32_t pi = s->allg[gi].p;
+	struct p *pp = &s->allp[pi]; /* an op that returns 1 leaves the G running on it */
 	while (s->status == SIM_RUNNING) {
 		uint32_t pc = s->allg[gi].pc;
 		if (pc >= nops) {
@@ -631,7 +632,7 @@ void exec_run(struct sim *s, int32_t gi)
 				s->allp[gp->p].cost_paid_g = -1; /* the op is done (the G may have left) */
 			return;
 		}
-		assert(gp->p == pp - s->allp);
+		assert(gp->p == pi);
 		if (costs)
 			pp->cost_paid_g = -1; /* the op is done */
 		if (gp->pc <= pc && ++s->ops % SIM_PROGRESS_EVENTS == 0)
