@@ -193,6 +193,9 @@ if [ -x "$go" ]; then
 	for p in pool pipeline netserver ticker; do
 		sh "$(dirname "$0")/../tools/capture" run "$tmp/$p.trace" 2 \
 			"$data/twins/$p" > /dev/null 2>&1 || { no "twins/$p: tools/capture failed"; continue; }
+		# beside the trace, its CPU time and its threads' wait for a CPU (us)
+		grep -qx '[0-9][0-9]*' "$tmp/$p.trace.cpu" || no "twins/$p: no CPU time beside the trace"
+		grep -qx '[0-9][0-9]*' "$tmp/$p.trace.oswait" || no "twins/$p: no OS wait beside the trace"
 		"$gosim" import "$tmp/$p.trace" -o "$tmp/$p.json" 2> /dev/null || no "twins/$p: the fresh trace does not import"
 		"$gosim" -w "$tmp/$p.json" -p 2 2>/dev/null | grep -q '^  outcome      done' || no "twins/$p: the replay does not end"
 	done
