@@ -289,6 +289,8 @@ static void handle(struct sim *s, const struct evq_item *it)
 		cpu_load_balance(s);
 	else { /* EVQ_TIMER: an instant at a P's earliest timer; the scheduler runs it */
 		netpoll_timer_wake(s); /* findRunnable's pollUntil */
+		if (s->cfg.model == MODEL_RUNTIME)
+			s->wakep_calls++; /* the M in netpoll(delay) returns and takes an idle P */
 		timer_wake(s, it->id);
 	}
 	sim_check(s);

@@ -80,10 +80,8 @@ static void gosched(struct sim *s, int32_t gi, int reason)
 	struct g *gp = &s->allg[gi];
 	dropg(s, gp);
 	globrunq_put(s, gi, reason);
-	if (sim_release_rule(s, RR_GOSCHED_WAKEP)) {
-		s->wakep_calls++;
+	if (sim_release_rule(s, RR_GOSCHED_WAKEP))
 		proc_wakep_noidle(s);
-	}
 }
 
 /* A CPU segment of len us on P pi, from now; its completion event. */

@@ -37,18 +37,26 @@ static void unpark(struct sim *s, int32_t gi)
  * INJECTGLIST_WAKEP); without a P injectglist returns after startIdle. */
 static void inject(struct sim *s, int32_t pi)
 {
-	int64_t n = 0, npidle = s->npidle;
+	int64_t n = 0, nglob = 0, npidle = s->npidle;
 	for (int32_t gi; (gi = gqueue_pop(s, &s->netready)) >= 0; n++) {
 		unpark(s, gi);
-		if (pi < 0 || n < npidle)
-			globrunq_put(s, gi, R_NETPOLL); /* startIdle: the idle Ps find them */
-		else
+		if (pi < 0 || n < npidle) {
+			globrunq_put(s, gi, R_NETPOLL); /* globrunqputbatch, then startIdle */
+			nglob++;
+		} else
 			runq_put(s, pi, gi, 0, R_NETPOLL); /* runqputbatch */
 	}
-	if (n > 0 && pi >= 0 && sim_release_rule(s, RR_INJECTGLIST_WAKEP)) {
-		s->wakep_calls++;
-		proc_wakep_noidle(s);
+	/* startIdle: startm(pidlegetSpinning, not spinning) per G queued, while
+	 * an idle P is left (the runtime model; the seed model's idle Ps find
+	 * them at once) */
+	for (; s->cfg.model == MODEL_RUNTIME && nglob > 0 && s->pidle >= 0; nglob--) {
+		int32_t ip = proc_pidleget(s);
+		sim_act(s, -1); /* Simplification: the M running injectglist is not tracked */
+		if (proc_startm(s, ip, 0) < 0)
+			return;
 	}
+	if (n > 0 && pi >= 0 && sim_release_rule(s, RR_INJECTGLIST_WAKEP))
+		proc_wakep_noidle(s);
 }
 
 int32_t netpoll_poll(struct sim *s, int32_t pi)

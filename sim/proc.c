@@ -171,6 +171,8 @@ void proc_pidleget_spinning_failed(struct sim *s)
 
 void proc_wakep_noidle(struct sim *s)
 {
+	if (s->cfg.model == MODEL_RUNTIME)
+		s->wakep_calls++; /* sched_all's wake_idle_p makes the call */
 	if (s->nmspinning == 0 && s->pidle < 0)
 		proc_pidleget_spinning_failed(s);
 }

@@ -316,22 +316,26 @@ static int schedule_busy_ps(struct sim *s)
  * (nmspinning cas 0 -> 1); its thread takes --thread-wake (or, created,
  * --thread-start) to run findRunnable (proc_startm), and finds nothing yet
  * if the only work is a runnext in runqgrab's back-off (it sleeps;
- * spinner_backs_off). A wakep call of a
- * release rule (s->wakep_calls: goschedImpl from 1.22, injectglist from
- * 1.23) starts one even with no work in reach; that M finds nothing and
- * parks, as the runtime's does.
- * Simplification: wakep is tried at every instant with reachable work,
- * not only where proc.go calls it (newproc, ready, resetspinning, ...);
- * a release rule's call is made at the end of the instant's scheduling,
- * after the Ps between goroutines have scheduled, not inside the call. */
+ * spinner_backs_off); a call with no work in reach starts one too, which
+ * finds nothing and parks, as the runtime's does.
+ * The runtime model calls wakep only where proc.go does: each call site
+ * adds to s->wakep_calls (newproc, ready: proc_wakep_noidle;
+ * resetspinning: sim_resetspinning; goschedImpl and injectglist as
+ * release rules), and the M blocked in netpoll(delay) that a timer wakes
+ * (driver.c: EVQ_TIMER) takes an idle P the same way. The seed model
+ * tries an idle P at every instant with reachable work.
+ * Simplification: the calls are made at the end of the instant's
+ * scheduling, after the Ps between goroutines have scheduled, not inside
+ * the call; the netpoll M's wake-up is a wakep's (none while an M spins). */
 static int wake_idle_p(struct sim *s)
 {
 	if (s->status != SIM_RUNNING || s->pidle < 0)
 		return 0;
-	int for_work = sched_reachable_work(s);
+	int runtime = s->cfg.model == MODEL_RUNTIME;
+	int for_work = !runtime && sched_reachable_work(s);
 	if (!for_work && s->wakep_calls == 0)
 		return 0;
-	if (s->cfg.model == MODEL_RUNTIME && s->nmspinning != 0)
+	if (runtime && s->nmspinning != 0)
 		return 0;
 	if (!for_work)
 		s->wakep_calls--;

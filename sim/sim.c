@@ -158,6 +158,8 @@ void sim_resetspinning(struct sim *s, int32_t mi)
 	mp->state = MS_RUNNING;
 	s->nmspinning--;
 	sim_emit_m(s, mi, MS_SPINNING, MS_RUNNING);
+	if (s->cfg.model == MODEL_RUNTIME)
+		s->wakep_calls++; /* resetspinning -> wakep */
 }
 
 static int queued_place(int pl) { return pl == PL_RUNNEXT || pl == PL_LOCAL; }

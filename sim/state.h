@@ -237,7 +237,7 @@ struct sim {
 	int nmspinning;  /* sched.nmspinning: Ms in MS_SPINNING */
 	uint8_t needspinning; /* sched.needspinning (the runtime model, Go 1.20+: release.h) */
 	uint32_t rules;  /* the runtime model: the release rules in force (release.h), 0 in the seed model */
-	int32_t wakep_calls; /* the runtime model: wakep() calls this instant from release rules (sched_all) */
+	int32_t wakep_calls; /* the runtime model: wakep() calls this instant, made by sched_all (wake_idle_p) */
 	int32_t sysmon_m;
 	/* Ps that may need schedule() (sched.c's schedule_busy_ps): every P
 	 * running with an M that has no G is in it (check.c), plus Ps

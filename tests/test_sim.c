@@ -348,3 +348,28 @@ Test(sim, the_runtime_inits_idle_ms_are_woken_before_any_thread_is_created)
 	run_result_free(&r0);
 	run_result_free(&r2);
 }
+
+Test(sim, every_ready_calls_wakep_and_its_spinning_m_finds_nothing_in_a_pingpong)
+{
+	/* ready -> wakep (proc.go): each of the 40 hand-offs of a ping-pong at
+	 * 2 Ps starts a spinning M on the idle P (none spins, one P is idle),
+	 * which finds the partner already running from runnext and parks; the
+	 * pair stays on one P. Trying wakep only where an idle P could reach
+	 * work started 3. */
+	static const char pp[] =
+		"{\"procs\": 2, \"chans\": {\"ping\": 0, \"pong\": 0}, \"main\": [{\"go\": \"echo\"},"
+		" {\"repeat\": 20, \"body\": [{\"run\": \"100us\"}, {\"send\": \"ping\"}, {\"recv\": \"pong\"}]}],"
+		" \"funcs\": {\"echo\": [{\"repeat\": 20, \"body\": [{\"recv\": \"ping\"}, {\"run\": \"100us\"}, {\"send\": \"pong\"}]}]}}";
+	struct sim_config cfg = test_config(2);
+	cfg.model = MODEL_RUNTIME;
+	cfg.thread_wake_us = cfg.thread_start_us = 10;
+	struct run_result r;
+	run_text(pp, &cfg, &r);
+	cr_assert_eq(r.status, SIM_DONE, "%s", r.msg);
+	int spinning = 0;
+	for (size_t i = 0; i < r.log.n; i++)
+		spinning += r.log.ev[i].ev == EV_M && r.log.ev[i].to == MS_SPINNING;
+	cr_assert_geq(spinning, 40, "a spinning M per ready: %d", spinning);
+	cr_assert_eq(r.sum.makespan_us, 4000, "the pair runs back to back on one P");
+	run_result_free(&r);
+}
