@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -235,7 +236,14 @@ FILE *compress_open(FILE *f, enum compress_kind kind)
 	ok = ok && (z->inbuf = malloc(IN_BUFFER)) != NULL;
 	pthread_mutex_init(&z->mu, NULL);
 	pthread_cond_init(&z->cond, NULL);
+	/* The thread takes no signals: Ctrl-C and the rest go to the thread
+	 * that runs the simulation (cmd/run.c), and the thread's own writes see
+	 * EPIPE or EFBIG rather than a handler's EINTR. */
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
 	z->started = ok && pthread_create(&z->thread, NULL, compressor, z) == 0;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	FILE *cf = z->started ? fopencookie(z, "w", (cookie_io_functions_t){ .write = z_write, .close = z_close }) : NULL;
 	if (!cf) {
 		z_free(z); /* a zeroed z_stream's deflateEnd is harmless */
