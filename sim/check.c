@@ -225,8 +225,8 @@ static int check_m(struct sim *s, int32_t mi)
 	int pl = mp->state == MS_SYSCALL ? PL_SYSCALL : PL_RUNNING;
 	if (mark(s, mp->curg, pl, "an M's curg") != 0)
 		return -1;
-	if (s->allg[mp->curg].m != mi) {
-		sim_broken(s, "G%d runs on M%d but records M%d", goid(s, mp->curg), mi, s->allg[mp->curg].m);
+	if (g_m(s, &s->allg[mp->curg]) != mi) {
+		sim_broken(s, "G%d runs on M%d but records M%d", goid(s, mp->curg), mi, g_m(s, &s->allg[mp->curg]));
 		return -1;
 	}
 	return 0;
@@ -350,10 +350,13 @@ static int check_moved(struct sim *s, int32_t gi)
 		ok = gp->p < 0 && s->runq.size > 0;
 		break;
 	case PL_RUNNING:
-	case PL_SYSCALL:
-		ok = gp->m >= 0 && gp->m < s->nm && s->allm[gp->m].curg == gi &&
-		     (gp->place == PL_SYSCALL || (gp->p >= 0 && s->allp[gp->p].m == gp->m));
+	case PL_SYSCALL: { /* g_m: its P's M, or the M its syscall kept in schedlink */
+		int32_t m = gp->place == PL_SYSCALL		   ? gp->schedlink
+			    : gp->p >= 0 && gp->p < s->nprocs ? s->allp[gp->p].m
+							       : -1;
+		ok = m >= 0 && m < s->nm && s->allm[m].curg == gi;
 		break;
+	}
 	case PL_WAITING: {
 		int32_t n = 0;
 		for (int32_t sg = g_waiting(gp); ok && sg >= 0; sg = s->sudogs[sg].waitlink)

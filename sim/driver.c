@@ -229,7 +229,7 @@ struct sim *sim_new(const struct sim_config *cfg, const struct program *prog,
 	s->pidle = s->midle = s->actor_m = -1;
 	s->sudogfree = -1;
 	s->gfree = -1;
-	for (int d = 0; d <= WORKLOAD_MAX_DEPTH; d++)
+	for (int d = 0; d <= WORKLOAD_MAX_SIDE; d++)
 		s->iterfree[d] = -1;
 	s->runq = s->netready = (struct gqueue){ -1, -1, 0 };
 	s->lasttrace = s->starttime = -1;
@@ -276,7 +276,7 @@ static void handle(struct sim *s, const struct evq_item *it)
 		sim_act(s, s->allp[it->id].m); /* the M running the P's G */
 		exec_cpu_done(s, it->id, it->gen);
 	} else if (it->kind == EVQ_SYSCALL_DONE) {
-		sim_act(s, s->allg[it->id].m); /* the M in the syscall */
+		sim_act(s, g_m(s, &s->allg[it->id])); /* the M in the syscall */
 		exec_syscall_done(s, it->id);
 	}
 	else if (it->kind == EVQ_NET_READY)

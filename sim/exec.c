@@ -33,21 +33,22 @@ int exec_stoppable(const struct sim *s, int32_t gi)
 /* The G leaves its M (dropg); its P goes back to the scheduler. */
 static void dropg(struct sim *s, struct g *gp)
 {
-	sim_dropg(s, gp->m);
+	sim_dropg(s, g_running_m(s, gp));
 }
 
 /* goexit0: the G is dead; the P schedules again. With "exit": "main",
  * main's return ends the program (runtime.main calls exit(0)), whatever
  * else is running; with "exit": "all" (the default) the run ends when
- * every goroutine has finished, as if main waited for them. */
-static void goexit(struct sim *s, int32_t gi)
+ * every goroutine has finished, as if main waited for them. mi is the M
+ * running it (its P's: g_running_m, which the caller has at hand). */
+static void goexit(struct sim *s, int32_t gi, int32_t mi)
 {
 	struct g *gp = &s->allg[gi];
-	dropg(s, gp);
+	sim_dropg(s, mi);
 	sim_move_g(s, gi, PL_DEAD, -1, R_EXIT);
 	gp->waitreason = WR_NONE; /* gdestroy: gp.waitreason = waitReasonZero */
-	if (s->prog->funcs[gp->fn].max_depth > 1)
-		sim_iters_put(s, gp->iters, s->prog->funcs[gp->fn].max_depth);
+	if (s->prog->funcs[gp->fn].side)
+		sim_iters_put(s, gp->iters, s->prog->funcs[gp->fn].side);
 	gp->iters = 0;
 	tickers_drop(s, gp->goid);
 	gp->parkgen++; /* gfput: the slot's next G starts with timers of this one stale */
@@ -242,8 +243,7 @@ static int64_t dur(struct sim *s, int32_t gi, int64_t v)
 {
 	if (v >= 0)
 		return v;
-	struct g *gp = &s->allg[gi];
-	return workload_draw(s->prog, v, s->cfg.seed, goid(s, gi), gp->draws++);
+	return workload_draw(s->prog, v, s->cfg.seed, goid(s, gi), (*g_draws(s, gi))++);
 }
 
 /* Start the current run/loop op, or resume it after a preemption. Returns
@@ -551,7 +551,7 @@ static int op_wait(struct sim *s, int32_t gi, const struct op *op) { return sema
 static int region_record(struct sim *s, int32_t gi, const struct op *op, int begin)
 {
 	struct g *gp = &s->allg[gi];
-	struct sim_event e = { .ev = EV_REGION, .g = goid(s, gi), .p = gp->p, .m = gp->m, .obj = op->arg, .n = begin };
+	struct sim_event e = { .ev = EV_REGION, .g = goid(s, gi), .p = gp->p, .m = g_m(s, gp), .obj = op->arg, .n = begin };
 	sim_emit(s, &e);
 	s->allg[gi].pc++;
 	return 1;
@@ -602,7 +602,7 @@ void exec_run(struct sim *s, int32_t gi)
 	while (s->status == SIM_RUNNING) {
 		uint32_t pc = s->allg[gi].pc;
 		if (pc >= nops) {
-			goexit(s, gi);
+			goexit(s, gi, pp->m);
 			return;
 		}
 		const struct op *op = &ops[pc];

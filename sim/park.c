@@ -39,7 +39,7 @@ static void release_sudog(struct sim *s, int32_t sg)
 void park_gopark(struct sim *s, int32_t gi, int wr, int why, int32_t obj)
 {
 	struct g *gp = &s->allg[gi];
-	sim_dropg(s, gp->m);
+	sim_dropg(s, g_running_m(s, gp));
 	gp->param = PARAM_NONE;
 	gp->parkgen++;
 	sim_move_g_waiting(s, gi, why, wr, obj);

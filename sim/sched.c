@@ -210,7 +210,6 @@ void sched_execute(struct sim *s, int32_t pi, const struct found *f)
 	s->sysmon_dirty = 1; /* a new G may be preemptible where the old one was not */
 	sim_resetspinning(s, pp->m); /* after a steal, already done (runq_steal) */
 	gp->preempt = 0;
-	gp->m = pp->m;
 	mp->curg = f->g;
 	sim_rule(s, EV_G, f->rule, f->rule_n);
 	sim_move_g(s, f->g, PL_RUNNING, pi, f->reason);

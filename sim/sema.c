@@ -76,7 +76,7 @@ static void goyield(struct sim *s, int32_t gi)
 {
 	struct g *gp = &s->allg[gi];
 	int32_t pi = gp->p;
-	sim_dropg(s, gp->m);
+	sim_dropg(s, g_running_m(s, gp));
 	runq_put(s, pi, gi, 0, R_YIELD);
 }
 

@@ -177,7 +177,7 @@ __attribute__((noinline)) static void move_g_slow(struct sim *s, int32_t gi, int
 	if (!s->sink.event)
 		return;
 	const struct g *gp = &s->allg[gi];
-	struct sim_event e = { .ev = EV_G, .g = gp->goid, .p = gp->p, .m = gp->m,
+	struct sim_event e = { .ev = EV_G, .g = gp->goid, .p = gp->p, .m = g_m(s, gp),
 			       .from = (uint8_t)from, .to = (uint8_t)gp->place,
 			       .from_p = from_p, .reason = (uint8_t)reason,
 			       .fn = from == PL_NEW ? (int32_t)gp->fn : -1, .obj = obj, .wait = (uint8_t)wait };
@@ -193,12 +193,10 @@ static inline void move_g(struct sim *s, int32_t gi, int to, int32_t pi, int rea
 	s->nqueued += queued_place(to) - queued_place(from);
 	gp->place = (uint8_t)to;
 	gp->p = p;
-	if (to == PL_RUNNING) /* its status follows from its place: g_status */
-		gp->m = s->allp[pi].m;
-	else if (to != PL_SYSCALL)
-		gp->m = -1;
-	/* the lean path: two words into the fingerprint; the record only for a sink */
-	int poll = fold(s, fp_w0(EV_G, from, to, reason, p, from_p), pair(gp->goid, gp->m));
+	/* g_m after the move; the lean path: two words into the fingerprint,
+	 * the record only for a sink */
+	int32_t m = to == PL_RUNNING ? s->allp[pi].m : to == PL_SYSCALL ? gp->schedlink : -1;
+	int poll = fold(s, fp_w0(EV_G, from, to, reason, p, from_p), pair(gp->goid, m));
 	if (poll | (s->sink.event != NULL) | s->cfg.check)
 		move_g_slow(s, gi, from, from_p, reason, wait, obj, poll);
 }
@@ -286,9 +284,8 @@ static int32_t gfget(struct sim *s)
 	return s->ng++;
 }
 
-/* A block of depth repeat counters (a G whose function nests repeats):
- * a freed one of that size, else the pool's next. Returns its index, or
- * -1 (SIM_NOMEM). */
+/* A side block of depth words (func.side): a freed one of that size,
+ * else the pool's next. Returns its index, or -1 (SIM_NOMEM). */
 static int32_t iters_get(struct sim *s, int32_t depth)
 {
 	int32_t b = s->iterfree[depth];
@@ -323,18 +320,23 @@ int32_t sim_newg(struct sim *s, uint32_t fn)
 		sim_limit(s, "started", INT32_MAX, "goroutines");
 		return -1;
 	}
-	int32_t depth = s->prog->funcs[fn].max_depth, block = 0;
-	if (depth > 1 && (block = iters_get(s, depth)) < 0)
-		return block;
+	const struct func *f = &s->prog->funcs[fn];
+	int32_t side = f->side, block = 0;
+	if (side) {
+		if ((block = iters_get(s, side)) < 0)
+			return block;
+		if (side > f->max_depth) /* it draws: none yet (g_draws) */
+			*(uint32_t *)&s->iterpool[block + side - 1] = 0;
+	}
 	int32_t gi = gfget(s);
 	if (gi < 0) {
-		if (depth > 1)
-			sim_iters_put(s, block, depth);
+		if (side)
+			sim_iters_put(s, block, side);
 		return gi;
 	}
 	struct g *gp = &s->allg[gi];
 	uint32_t parkgen = gp->parkgen; /* stale timers of the slot's last G must stay stale */
-	*gp = (struct g){ .schedlink = -1, .p = -1, .m = -1, .place = PL_NEW, .fn = fn,
+	*gp = (struct g){ .schedlink = -1, .p = -1, .place = PL_NEW, .fn = fn,
 			  .param = PARAM_NONE, .parkgen = parkgen, .goid = (int32_t)(s->sum.goroutines + 1),
 			  .iters = block };
 	s->nlive++;

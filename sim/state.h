@@ -48,16 +48,30 @@ enum pstatus { P_IDLE = 0, P_RUNNING = 1, P_SYSCALL = 2 };
 #define PARAM_CLOSED 0
 #define PARAM_OK 1
 
-/* A goroutine. Small on purpose (the size is asserted below: a program
- * may hold millions): what only one state needs shares a union, small
- * fields are bit-fields. A dead G's slot is reused by the next G started
+/* A goroutine. Small on purpose (40 bytes, asserted below: a program may
+ * hold millions): what only one state needs shares a field, small fields
+ * are whole bytes. A dead G's slot is reused by the next G started
  * (gfput/gfget, proc.go), so memory follows the Gs alive at once; its goid
- * is never reused (goidgen). */
+ * is never reused (goidgen).
+ *
+ * What a field means depends on the G's place:
+ * - schedlink: in the global queue, the next G there (-1: the tail); dead,
+ *   the next free slot (s->gfree); in IO wait, the next G on the poller's
+ *   ready list; waiting otherwise, its first sudog (g.waiting, g_waiting);
+ *   in a syscall, its M (g.m: g_m); -1 otherwise (new, queued locally,
+ *   running).
+ * - g.m is not stored: running, it is its P's M (p.m; the runtime keeps
+ *   both, always equal while the G runs); in a syscall, schedlink; none
+ *   otherwise (g_m).
+ * - p: the P whose runnext or ring holds it, or that runs it; -1 otherwise.
+ * - u: left while in a run/loop/syscall op, since in a Lock.
+ * - iters: a function with no side block (func.side 0: at most one level
+ *   of repeat, no random duration) keeps its repeat counter here; any
+ *   other keeps the index of its block of func.side words in
+ *   s->iterpool: the repeat counters by depth, then, if it draws random
+ *   durations, the count of its draws (g_draws). */
 struct g {
-	int32_t schedlink; /* next in the global queue, the free list (dead) or the poller's
-			      ready list (IO wait); waiting otherwise: its first sudog
-			      (g.waiting, g_waiting), -1 if none */
-	int32_t m;         /* M running it or in a syscall with it */
+	int32_t schedlink; /* see above */
 	int16_t p;         /* P whose queue holds it, or that runs it (-1..MAX_PROCS-1) */
 	uint8_t place;     /* enum sim_place; its status follows (g_status) */
 	uint8_t waitreason; /* enum sim_waitreason, while waiting */
@@ -68,9 +82,8 @@ struct g {
 	uint32_t pc;       /* current op; a parked G stays on the op it blocked in */
 	uint32_t parkgen;  /* counts its parks, kept across slot reuse: a timer set for an older park is stale */
 	int32_t goid;      /* goid: 1, 2, ... in the order started, never reused (goidgen) */
-	uint32_t draws;    /* random durations drawn so far (its own stream) */
-	int32_t iters;     /* repeat counters (counts fit: WORKLOAD_MAX_COUNT): max_depth 1: the
-			      counter itself, no allocation; deeper: its block in s->iterpool */
+	int32_t iters;     /* repeat counter (counts fit: WORKLOAD_MAX_COUNT), or its side
+			      block in s->iterpool (see above) */
 	union {
 		int64_t left;  /* in a run/loop/syscall op: us left of it; 0: not started */
 		int64_t since; /* in Lock (running its op or parked in it): lockSlow's
@@ -80,7 +93,7 @@ struct g {
 _Static_assert(MAX_PROCS <= 256 && PL__N <= 256 && WR__N <= 256 && 2 * WORKLOAD_MAX_CASES < INT16_MAX &&
 		       WORKLOAD_MAX_COUNT <= INT32_MAX,
 	       "struct g's small fields hold every value (param: PARAM_NONE or 2 * case + closed)");
-_Static_assert(sizeof(struct g) <= 48, "struct g grows only on purpose: a cost paid per goroutine");
+_Static_assert(sizeof(struct g) <= 40, "struct g grows only on purpose: a cost paid per goroutine");
 
 /* G gp's first sudog while it waits (g.waiting): none in IO wait, whose
  * schedlink is the poller's ready list. */
@@ -259,11 +272,11 @@ struct sim {
 	struct g *allg;
 	int32_t ng, gcap; /* slots used (live and dead), allocated */
 	int32_t gfree;    /* dead Gs' slots, linked through schedlink (sched.gFree) */
-	/* repeat counter blocks of Gs whose function nests repeats (g.iters):
-	 * a free list per block size, linked through a block's first counter */
+	/* side blocks of Gs whose function has one (func.side, g.iters): a
+	 * free list per block size, linked through a block's first word */
 	int32_t *iterpool;
 	int64_t iterlen, itercap;
-	int32_t iterfree[WORKLOAD_MAX_DEPTH + 1];
+	int32_t iterfree[WORKLOAD_MAX_SIDE + 1];
 	int64_t nlive;   /* Gs not dead */
 	int64_t nqueued; /* Gs in runnext slots and local rings */
 	struct gqueue runq; /* global run queue (sched.runq) */
@@ -336,12 +349,28 @@ struct sim {
 
 /* G gi's goid (-1 for none). */
 static inline int32_t goid(const struct sim *s, int32_t gi) { return gi < 0 ? -1 : s->allg[gi].goid; }
+/* G gp's M (g.m): its P's M while it runs, the M it entered its syscall
+ * on (kept in schedlink) while in one, none otherwise. */
+static inline int32_t g_m(const struct sim *s, const struct g *gp)
+{
+	return gp->place == PL_RUNNING ? s->allp[gp->p].m : gp->place == PL_SYSCALL ? gp->schedlink : -1;
+}
+/* g_m of a G known to be running. */
+static inline int32_t g_running_m(const struct sim *s, const struct g *gp) { return s->allp[gp->p].m; }
 /* G gi's repeat counter at nesting depth d (valid until the next G is
  * started: the pool may move). */
 static inline int32_t *g_iter(struct sim *s, int32_t gi, int d)
 {
 	struct g *gp = &s->allg[gi];
-	return s->prog->funcs[gp->fn].max_depth > 1 ? &s->iterpool[gp->iters + d] : &gp->iters;
+	return s->prog->funcs[gp->fn].side ? &s->iterpool[gp->iters + d] : &gp->iters;
+}
+/* G gi's count of random durations drawn so far, which numbers its next
+ * draw in its own stream (valid as g_iter's): the last word of its side
+ * block, which a function that draws always has. */
+static inline uint32_t *g_draws(struct sim *s, int32_t gi)
+{
+	struct g *gp = &s->allg[gi];
+	return (uint32_t *)&s->iterpool[gp->iters + s->prog->funcs[gp->fn].side - 1];
 }
 /* sched.nmspinning as handoffp and sysmon's retake read it. The seed model
  * reads 0, as it always has (Simplification: a spinning M that handoffp

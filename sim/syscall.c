@@ -10,7 +10,7 @@
 void syscall_enter(struct sim *s, int32_t gi, int64_t dur)
 {
 	struct g *gp = &s->allg[gi];
-	int32_t pi = gp->p, mi = gp->m;
+	int32_t pi = gp->p, mi = g_running_m(s, gp);
 	struct p *pp = &s->allp[pi];
 	struct m *mp = &s->allm[mi];
 	int keeps_p = sim_release_rule(s, RR_SYSCALL_KEEPS_P);
@@ -22,6 +22,7 @@ void syscall_enter(struct sim *s, int32_t gi, int64_t dur)
 	}
 	pp->sysm = mi;
 	gp->u.left = dur;
+	gp->schedlink = mi; /* g.m while in the syscall (g_m) */
 	sim_move_g(s, gi, PL_SYSCALL, -1, R_SYSCALL);
 	mp->state = MS_SYSCALL;
 	sim_emit_m(s, mi, MS_RUNNING, MS_SYSCALL);
@@ -73,7 +74,7 @@ static int32_t exitsyscall_fast(struct sim *s, int32_t mi)
 
 int32_t syscall_exit(struct sim *s, int32_t gi)
 {
-	int32_t mi = s->allg[gi].m;
+	int32_t mi = g_m(s, &s->allg[gi]);
 	int32_t oldp = s->allm[mi].oldp;
 	int go126 = sim_release_rule(s, RR_SYSCALL_KEEPS_P);
 	int rule = go126 ? RULE_EXITSYSCALL_TRYGETP_PIDLE : RULE_EXITSYSCALL_PIDLE;
@@ -93,6 +94,7 @@ int32_t syscall_exit(struct sim *s, int32_t gi)
 	s->allp[pi].syscalltick++;
 	s->sysmon_dirty = 1;
 	sim_rule(s, EV_G, rule, 0);
+	s->allg[gi].schedlink = -1; /* the M is its P's now */
 	sim_move_g(s, gi, PL_RUNNING, pi, R_EXITSYSCALL);
 	sim_rule_done(s);
 	return pi;

@@ -634,6 +634,28 @@ static int compile_body(struct wctx *c, json_t *body, struct fbuf *fb, int depth
 	return 0;
 }
 
+/* Whether op draws a random duration when it runs (exec.c's dur). */
+static int op_draws(const struct op *op)
+{
+	switch (op->kind) {
+	case OP_RUN: case OP_LOOP: case OP_SYSCALL: case OP_SLEEP: case OP_NET:
+		return op->val < 0;
+	case OP_CASE:
+		return op->depth == CASE_AFTER && op->val < 0;
+	default:
+		return 0;
+	}
+}
+
+/* func.side: the counters beyond the one g.iters holds, and a draw count. */
+static int32_t side_words(const struct func *f)
+{
+	int draws = 0;
+	for (int32_t i = 0; i < f->nops && !draws; i++)
+		draws = op_draws(&f->ops[i]);
+	return f->max_depth > 1 || draws ? f->max_depth + draws : 0;
+}
+
 static int compile_func(struct wctx *c, int32_t fi, json_t *body)
 {
 	struct fbuf fb = { 0 };
@@ -642,6 +664,7 @@ static int compile_func(struct wctx *c, int32_t fi, json_t *body)
 	f->ops = fb.ops;
 	f->nops = fb.n;
 	f->max_depth = fb.max_depth;
+	f->side = side_words(f);
 	return rc;
 }
 

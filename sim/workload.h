@@ -99,6 +99,9 @@ struct func {
 	struct op *ops;
 	int32_t nops;
 	int32_t max_depth;
+	int32_t side;  /* words of a G's side block (state.h, g.iters): max_depth counters, then one
+			  draw count if an op has a random duration; 0 (no block) for at most one
+			  counter and no random duration */
 };
 
 struct program {
@@ -128,6 +131,7 @@ struct param_override {
 };
 
 #define WORKLOAD_MAX_DEPTH 32
+#define WORKLOAD_MAX_SIDE (WORKLOAD_MAX_DEPTH + 1) /* func.side */
 #define WORKLOAD_MAX_CASES 256 /* cases in one select */
 #define WORKLOAD_MAX_ADD 1000000000LL /* |n| of a WaitGroup add */
 #define WORKLOAD_MAX_COUNT 1000000000LL         /* repeat counts */

@@ -53,6 +53,32 @@ Test(random, a_goroutines_draws_depend_on_its_own_stream_only)
 	run_result_free(&rb);
 }
 
+Test(random, a_goroutine_in_a_reused_slot_draws_from_the_start_of_its_own_stream)
+{
+	/* G2 draws twice and dies; G3 takes its slot and its side block (a
+	 * repeat counter and the draw count: func.side) and draws its own
+	 * first two, not G2's third and fourth. */
+	const char *w = "{\"procs\": 1, \"main\": [{\"go\": \"f\"}, {\"sleep\": \"1ms\"}, {\"go\": \"f\"}, {\"sleep\": \"1ms\"}],"
+			" \"funcs\": {\"f\": [{\"repeat\": 2, \"body\": [{\"run\": {\"uniform\": [\"10us\", \"400us\"]}}]}]}}";
+	struct program *p = prog_of(w);
+	const struct func *f = &p->funcs[p->main_fn == 0 ? 1 : 0];
+	cr_assert_eq(f->side, 2, "one counter and the draw count");
+	int64_t v = f->ops[1].val;
+	struct sim_config cfg = test_config(1);
+	struct run_result r;
+	run_text(w, &cfg, &r);
+	for (int32_t id = 2; id <= 3; id++) {
+		long d = evlog_find(&r.log, 0, EV_G, id, PL_DEAD), st = evlog_find(&r.log, 0, EV_G, id, PL_RUNNING);
+		cr_assert(d >= 0 && st >= 0);
+		int64_t want = workload_draw(p, v, cfg.seed, id, 0) + workload_draw(p, v, cfg.seed, id, 1);
+		cr_assert_eq(r.log.ev[d].t - r.log.ev[st].t, want, "G%d ran %lld us, its draws 0 and 1 say %lld", id,
+			     (long long)(r.log.ev[d].t - r.log.ev[st].t), (long long)want);
+	}
+	cr_assert_eq(r.sum.goroutines, 3);
+	run_result_free(&r);
+	program_free(p);
+}
+
 Test(random, the_same_seed_draws_the_same_and_another_seed_does_not)
 {
 	struct program *p = prog_of("{\"main\": [{\"run\": {\"exp\": \"1ms\"}}]}");

@@ -100,7 +100,7 @@ static void print_gs(FILE *f, const struct sim *s, enum schedtrace_family fam)
 	for (int32_t i = 0; i < s->ng; i++) {
 		const struct g *gp = &s->allg[i];
 		fprintf(f, "  G%d: status=%d(%s) m=%s lockedm=%s\n", gp->goid, g_status(gp), wait_name(gp->waitreason, fam),
-			id_or_none(b1, sizeof b1, gp->m, fam), id_or_none(b2, sizeof b2, -1, fam));
+			id_or_none(b1, sizeof b1, g_m(s, gp), fam), id_or_none(b2, sizeof b2, -1, fam));
 	}
 }
 
