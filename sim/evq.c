@@ -78,15 +78,39 @@ static int add(struct evq *q, const struct evq_item *it)
 	return 0;
 }
 
+static void remove_at(struct evq *q, int64_t i);
+
+void evq_settle(struct evq *q)
+{
+	q->held = 0;
+	remove_at(q, 0);
+}
+
+static inline void settle(struct evq *q)
+{
+	if (q->held)
+		evq_settle(q);
+}
+
 int evq_push(struct evq *q, int64_t t, uint8_t kind, int32_t id, uint64_t gen)
 {
+	settle(q);
 	struct evq_item it = { .t = t, .seq = q->seq++, .gen = gen, .id = id, .slot = -1, .kind = kind };
 	return add(q, &it);
 }
 
-int evq_schedule(struct evq *q, int32_t slot, int64_t t, uint8_t kind, int32_t id, uint64_t gen)
+/* Out of line: inlined (LTO), its sifts make every caller save registers
+ * on paths that schedule nothing. */
+__attribute__((noinline)) int evq_schedule(struct evq *q, int32_t slot, int64_t t, uint8_t kind, int32_t id,
+					   uint64_t gen)
 {
 	struct evq_item it = { .t = t, .seq = q->seq++, .gen = gen, .id = id, .slot = slot, .kind = kind };
+	if (q->held && q->pos[slot] == 0) { /* the slot's event just popped: replace it at the root */
+		q->held = 0;
+		sift_down(q, 0, &it);
+		return 0;
+	}
+	settle(q);
 	if (q->pos[slot] < 0)
 		return add(q, &it);
 	fix(q, q->pos[slot], &it);
@@ -106,16 +130,21 @@ static void remove_at(struct evq *q, int64_t i)
 
 void evq_cancel(struct evq *q, int32_t slot)
 {
+	settle(q);
 	if (q->pos[slot] >= 0)
 		remove_at(q, q->pos[slot]);
 }
 
 int evq_pop(struct evq *q, struct evq_item *out)
 {
+	settle(q);
 	if (q->n == 0)
 		return 0;
 	*out = q->a[0];
-	remove_at(q, 0);
+	if (out->slot >= 0)
+		q->held = 1; /* taken out by the next call, or replaced by its reschedule */
+	else
+		remove_at(q, 0);
 	return 1;
 }
 

@@ -9,7 +9,14 @@
  * queue holds at most one event per slot plus the unkeyed ones (system
  * calls in flight): its size follows the program's state, never how long
  * it has run. Invariant: pos[slot] is the heap index of the slot's event,
- * or -1, and a[i].slot names the slot whose pos is i (or -1). */
+ * or -1, and a[i].slot names the slot whose pos is i (or -1).
+ *
+ * A popped keyed event is taken out lazily: it stays at the root (held)
+ * until the next call, and if that call reschedules the same slot (the
+ * common case: a P's next CPU segment) the new event replaces it there with
+ * one sift down instead of a sift down and a sift up. Any other call takes
+ * it out first. The order events come out in depends only on (t, seq), not
+ * on the heap's shape, so this changes no run. */
 #ifndef GOSIM_EVQ_H
 #define GOSIM_EVQ_H
 
@@ -37,6 +44,7 @@ struct evq {
 	uint64_t seq;
 	int64_t *pos;   /* per slot: heap index of its pending event, or -1 */
 	int32_t nslots;
+	uint8_t held;   /* a[0] was popped and is not yet taken out */
 };
 
 /* A queue with nslots keyed slots. Returns 0, or -1 when out of memory. */
@@ -50,9 +58,17 @@ int evq_schedule(struct evq *q, int32_t slot, int64_t t, uint8_t kind, int32_t i
 /* Removes slot's pending event, if any. */
 void evq_cancel(struct evq *q, int32_t slot);
 int evq_pop(struct evq *q, struct evq_item *out);
-static inline int evq_empty(const struct evq *q) { return q->n == 0; }
-static inline int64_t evq_size(const struct evq *q) { return q->n; }
-static inline int64_t evq_top_time(const struct evq *q) { return q->a[0].t; }
+static inline int evq_empty(const struct evq *q) { return q->n == q->held; }
+static inline int64_t evq_size(const struct evq *q) { return q->n - q->held; }
+/* Takes a held popped event out (see above). */
+void evq_settle(struct evq *q);
+/* The next event's time (the queue must not be empty). */
+static inline int64_t evq_top_time(struct evq *q)
+{
+	if (q->held)
+		evq_settle(q);
+	return q->a[0].t;
+}
 void evq_free(struct evq *q);
 
 #endif

@@ -36,6 +36,39 @@ Test(evq, a_slot_keeps_one_pending_event_replaced_or_cancelled)
 	evq_free(&q);
 }
 
+Test(evq, a_popped_slot_rescheduled_at_once_or_after_other_calls_comes_out_in_order)
+{
+	/* The popped slot event is held at the root until the next call
+	 * (evq.h): rescheduling its slot replaces it there; anything else takes
+	 * it out first. Either way the order is (t, seq) and the size counts
+	 * only pending events. */
+	struct evq q;
+	cr_assert_eq(evq_init(&q, 4), 0);
+	for (int32_t i = 0; i < 4; i++)
+		cr_assert_eq(evq_schedule(&q, i, 10 * (i + 1), EVQ_CPU_DONE, i, 1), 0);
+	struct evq_item a = pop(&q);
+	cr_assert(a.t == 10 && a.slot == 0);
+	cr_assert_eq(evq_size(&q), 3, "the popped event is not pending");
+	cr_assert_eq(evq_schedule(&q, 0, 35, EVQ_CPU_DONE, 0, 2), 0); /* at once: replaced at the root */
+	cr_assert_eq(evq_size(&q), 4);
+	struct evq_item b = pop(&q);
+	cr_assert(b.t == 20 && b.slot == 1);
+	cr_assert_eq(evq_push(&q, 30, EVQ_SYSCALL_DONE, 9, 0), 0); /* another call first */
+	cr_assert_eq(evq_schedule(&q, 1, 30, EVQ_CPU_DONE, 1, 2), 0); /* ties after the push */
+	evq_cancel(&q, 3);
+	int64_t want_t[] = { 30, 30, 30, 35 };
+	int32_t want_slot[] = { 2, -1, 1, 0 };
+	for (int i = 0; i < 4; i++) {
+		cr_assert_eq(evq_top_time(&q), want_t[i]);
+		struct evq_item c = pop(&q);
+		cr_assert(c.t == want_t[i] && c.slot == want_slot[i], "pop %d: t=%lld slot %d", i, (long long)c.t, c.slot);
+	}
+	cr_assert(evq_empty(&q));
+	evq_cancel(&q, 0); /* the held last event: nothing pending */
+	cr_assert_eq(evq_size(&q), 0);
+	evq_free(&q);
+}
+
 Test(evq, ties_keep_the_order_they_were_scheduled_in_after_a_replacement)
 {
 	struct evq q;
