@@ -77,3 +77,14 @@ void sim_big_free(void *p, size_t bytes)
 	else
 		free(p);
 }
+
+void *sim_grow(void *p, int32_t *cap, int32_t first, size_t size)
+{
+	if (*cap > INT32_MAX / 2)
+		return NULL;
+	int32_t n = *cap ? *cap * 2 : first;
+	void *a = realloc(p, (size_t)n * size);
+	if (a)
+		*cap = n;
+	return a;
+}

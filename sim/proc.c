@@ -1,5 +1,6 @@
 /* proc.c: idle stacks, thread creation, startm, handoffp (see proc.h). */
 #include "proc.h"
+#include "mem.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,12 +88,10 @@ int32_t proc_newm(struct sim *s)
 		return -1;
 	}
 	if (s->nm == s->mcap) {
-		int32_t cap = s->mcap ? s->mcap * 2 : 16;
-		struct m *a = realloc(s->allm, (size_t)cap * sizeof *a);
+		void *a = sim_grow(s->allm, &s->mcap, 16, sizeof *s->allm);
 		if (!a)
 			return sim_oom(s, "Ms");
 		s->allm = a;
-		s->mcap = cap;
 	}
 	int32_t mi = s->nm;
 	s->allm[mi] = (struct m){ .p = -1, .curg = -1, .oldp = -1, .schedlink = -1, .state = MS_NEW, .cpulink = -1 };

@@ -1,5 +1,6 @@
 /* timer.c: the per-P timer heaps (see timer.h). */
 #include "timer.h"
+#include "mem.h"
 
 #include <stdlib.h>
 
@@ -85,12 +86,10 @@ static int add(struct sim *s, int32_t pi, int32_t gi, int64_t when, int32_t para
 	s->netpoll_inited = 1; /* addHeap: netpollGenericInit */
 	clean_head(s, pi);
 	if (ts->len == ts->cap) {
-		int32_t cap = ts->cap ? ts->cap * 2 : 8;
-		struct timer *a = realloc(ts->heap, (size_t)cap * sizeof *a);
+		void *a = sim_grow(ts->heap, &ts->cap, 8, sizeof *ts->heap);
 		if (!a)
 			return sim_oom(s, "timers");
 		ts->heap = a;
-		ts->cap = cap;
 	}
 	ts->heap[ts->len] = (struct timer){ .when = when, .seq = s->timerseq++, .g = gi,
 					    .gen = s->allg[gi].parkgen, .param = param, .tick = tick };
@@ -197,12 +196,10 @@ static int32_t ticker_slot(struct sim *s)
 		return i;
 	}
 	if (s->ntickers == s->tickcap) {
-		int32_t cap = s->tickcap ? s->tickcap * 2 : 8;
-		struct ticker *a = realloc(s->tickers, (size_t)cap * sizeof *a);
+		void *a = sim_grow(s->tickers, &s->tickcap, 8, sizeof *s->tickers);
 		if (!a)
 			return sim_oom(s, "tickers");
 		s->tickers = a;
-		s->tickcap = cap;
 	}
 	return s->ntickers++;
 }

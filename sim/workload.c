@@ -1,6 +1,7 @@
 /* workload.c: compile a JSON workload into a struct program (see
  * workload.h). jansson parses; jsonpos finds where a rejected value is. */
 #include "workload.h"
+#include "mem.h"
 
 #include <jansson.h>
 #include <stdarg.h>
@@ -230,12 +231,10 @@ static int get_count(struct wctx *c, json_t *raw, int64_t lo, int64_t hi, const 
 static int emit(struct wctx *c, struct fbuf *fb, struct op op)
 {
 	if (fb->n == fb->cap) {
-		int32_t cap = fb->cap ? fb->cap * 2 : 8;
-		struct op *a = realloc(fb->ops, (size_t)cap * sizeof *a);
+		void *a = sim_grow(fb->ops, &fb->cap, 8, sizeof *fb->ops);
 		if (!a)
 			return nomem(c);
 		fb->ops = a;
-		fb->cap = cap;
 	}
 	fb->ops[fb->n++] = op;
 	return 0;
