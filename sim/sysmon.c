@@ -166,8 +166,12 @@ static int64_t peek_next(const struct sim *s, const struct smclock *k)
  * one jump. */
 static void skip_to(const struct sim *s, struct smclock *k, int64_t target)
 {
-	while (peek_next(s, k) < target) {
-		int64_t d = next_delay(s, k->idle, k->delay);
+	for (;;) {
+		/* peek_next, with its sleep and overshoot kept for the step: one
+		 * draw per pass skipped */
+		int64_t d = next_delay(s, k->idle, k->delay), o = overshoot(s, k->n, d);
+		if (k->t + d + o >= target)
+			return;
 		int steady = s->cfg.slack != SLACK_MEASURED &&
 			     (s->cfg.sysmon == SYSMON_FIXED ||
 			      (k->idle > SYSMON_IDLE_PASSES && d == k->delay && next_delay(s, k->idle + 1, d) == d));
@@ -179,7 +183,7 @@ static void skip_to(const struct sim *s, struct smclock *k, int64_t target)
 			k->n += n;
 			return;
 		}
-		k->t += d + overshoot(s, k->n, d);
+		k->t += d + o;
 		k->delay = d;
 		k->idle++;
 		k->n++;
