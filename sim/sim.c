@@ -49,6 +49,15 @@ static inline uint64_t fp_w0(int ev, int from, int to, int reason, int32_t p, in
 	       (uint64_t)((uint32_t)(p + 1) & 0x1ff) << 20 | (uint64_t)((uint32_t)(from_p + 1) & 0x1ff) << 29;
 }
 
+/* fp_w0 of an EV_G record, whose p and from_p are Ps or -1 (so the
+ * masks change nothing). */
+_Static_assert(MAX_PROCS < 0x1ff, "a P + 1 fits fp_w0's nine bits");
+static inline uint64_t fp_w0_g(int from, int to, int reason, int32_t p, int32_t from_p)
+{
+	return (uint64_t)EV_G | (uint64_t)from << 4 | (uint64_t)to << 8 | (uint64_t)reason << 12 |
+	       (uint64_t)(uint32_t)(p + 1) << 20 | (uint64_t)(uint32_t)(from_p + 1) << 29;
+}
+
 uint64_t sim_fp_final(uint64_t h, int64_t events)
 {
 	h ^= (uint64_t)events;
@@ -162,7 +171,12 @@ void sim_resetspinning(struct sim *s, int32_t mi)
 		s->wakep_calls++; /* resetspinning -> wakep */
 }
 
-static int queued_place(int pl) { return pl == PL_RUNNEXT || pl == PL_LOCAL; }
+/* Places as bit sets over enum sim_place: the queued ones (nqueued), and
+ * those where a G has a P (g.p). */
+#define PL_QUEUED (1u << PL_RUNNEXT | 1u << PL_LOCAL)
+#define PL_ON_P (PL_QUEUED | 1u << PL_RUNNING)
+static inline int place_in(unsigned set, int pl) { return (int)(set >> pl & 1); }
+static int queued_place(int pl) { return place_in(PL_QUEUED, pl); }
 
 /* What a G's move does besides the fingerprint, when anything is asked:
  * --check's log, a progress poll, the EV_G record for the sink. Kept out
@@ -188,15 +202,15 @@ static inline void move_g(struct sim *s, int32_t gi, int to, int32_t pi, int rea
 {
 	struct g *gp = &s->allg[gi];
 	int from = gp->place;
-	int32_t from_p = (queued_place(from) || from == PL_RUNNING) ? gp->p : -1;
-	int32_t p = (queued_place(to) || to == PL_RUNNING) ? pi : -1;
+	int32_t from_p = place_in(PL_ON_P, from) ? gp->p : -1;
+	int32_t p = place_in(PL_ON_P, to) ? pi : -1;
 	s->nqueued += queued_place(to) - queued_place(from);
 	gp->place = (uint8_t)to;
 	gp->p = p;
 	/* g_m after the move; the lean path: two words into the fingerprint,
 	 * the record only for a sink */
 	int32_t m = to == PL_RUNNING ? s->allp[pi].m : to == PL_SYSCALL ? gp->schedlink : -1;
-	int poll = fold(s, fp_w0(EV_G, from, to, reason, p, from_p), pair(gp->goid, m));
+	int poll = fold(s, fp_w0_g(from, to, reason, p, from_p), pair(gp->goid, m));
 	if (poll | (s->sink.event != NULL) | s->cfg.check)
 		move_g_slow(s, gi, from, from_p, reason, wait, obj, poll);
 }
