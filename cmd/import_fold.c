@@ -8,6 +8,11 @@
 
 #define TICK_US 10
 
+/* A one-tick run moved off the ops of a loop (tidy_runs with move) waits on
+ * the op before it under this key, out of its shape, until fold_block
+ * spreads it over the loop it is in or fold_level puts it back. */
+#define CARRY_KEY "_carry"
+
 static const char *const dur_keys[] = { "after", "loop", "net", "run", "sleep", "syscall" };
 
 static int is_dur_key(const char *k)
@@ -130,11 +135,15 @@ static int collect(json_t *a, size_t from, size_t to, struct slots *ss)
 static char *shape_of(json_t *a, size_t from, size_t to)
 {
 	json_t *c = json_array();
-	for (size_t i = from; c && i < to; i++)
-		if (json_array_append_new(c, json_deep_copy(json_array_get(a, i)))) {
+	for (size_t i = from; c && i < to; i++) {
+		json_t *op = json_deep_copy(json_array_get(a, i));
+		if (json_is_object(op))
+			json_object_del(op, CARRY_KEY);
+		if (json_array_append_new(c, op)) {
 			json_decref(c);
 			c = NULL;
 		}
+	}
 	struct slots ss = { 0 };
 	char *s = NULL;
 	if (c && collect(c, 0, json_array_size(c), &ss) == 0) {
@@ -192,17 +201,101 @@ static int same(const struct elems *e, size_t p, size_t q, size_t len)
 	return 1;
 }
 
+/* The carried ticks (CARRY_KEY) on the c blocks of len ops at a[i..],
+ * taken off them, in us. */
+static long long take_carry(json_t *a, size_t i, size_t len, size_t c)
+{
+	long long t = 0;
+	for (size_t j = i; j < i + c * len; j++) {
+		json_t *op = json_array_get(a, j), *v = json_object_get(op, CARRY_KEY);
+		if (json_is_integer(v)) {
+			t += json_integer_value(v);
+			json_object_del(op, CARRY_KEY);
+		}
+	}
+	return t;
+}
+
+static json_t *run_op(long long us)
+{
+	json_t *o = json_object();
+	if (o && json_object_set_new(o, "run", json_integer((json_int_t)us))) {
+		json_decref(o);
+		o = NULL;
+	}
+	return o;
+}
+
+static json_t *repeat_op(long long c, json_t *body)
+{
+	json_t *o = json_object();
+	if (o && (json_object_set_new(o, "repeat", json_integer((json_int_t)c)) || json_object_set(o, "body", body))) {
+		json_decref(o);
+		o = NULL;
+	}
+	return o;
+}
+
+/* c passes over body, with k ticks (k >= 2) carried off its ops spread over
+ * them, appended to out: every pass's share of whole ticks a run at the
+ * body's end, the rest a run of one tick after each q = c / k' passes, in
+ * {"repeat": k', "body": [{"repeat": q, "body": body}, {"run": 10}]}, and
+ * the c - k' q passes left over (a copy of body, *extra) after it. So a
+ * ping-pong whose stints are each under half a tick (every other one
+ * rounded up to a tick) runs a tick every few exchanges, as it did, not
+ * all of them in one lump after the loop, which would hold its partner
+ * runnable for that long. Simplification: the tick runs at the body's end,
+ * not at the op it followed. */
+static int spread_carry(json_t *out, json_t *body, long long c, long long k, json_t **extra)
+{
+	int rc = 0;
+	*extra = NULL;
+	if (k / c)
+		rc = json_array_append_new(body, run_op(k / c * TICK_US));
+	k %= c;
+	if (k <= 1 || rc) /* one tick: after the loop, as the rounding's loss */
+		return rc || json_array_append_new(out, repeat_op(c, body)) || (k && json_array_append_new(out, run_op(TICK_US)));
+	long long q = c / k, r = c % k;
+	if (r) {
+		*extra = json_deep_copy(body);
+		rc = !*extra;
+	}
+	json_t *unit = body;
+	if (rc == 0 && q == 1)
+		rc = json_array_append_new(body, run_op(TICK_US));
+	else if (rc == 0) {
+		unit = json_array();
+		rc = !unit || json_array_append_new(unit, repeat_op(q, body)) || json_array_append_new(unit, run_op(TICK_US));
+	}
+	if (rc == 0)
+		rc = json_array_append_new(out, repeat_op(k, unit));
+	if (unit != body)
+		json_decref(unit);
+	if (rc == 0 && r > 1)
+		rc = json_array_append_new(out, repeat_op(r, *extra));
+	for (size_t i = 0; rc == 0 && r == 1 && i < json_array_size(*extra); i++)
+		rc = json_array_append(out, json_array_get(*extra, i)); /* one pass left: its ops, in out only */
+	if (r == 1) {
+		json_decref(*extra); /* out holds its ops; their own bodies stay as the fold left them */
+		*extra = NULL;
+	}
+	return rc;
+}
+
 /* The c blocks of L ops at a[i..] averaged into the first, as a repeat
  * appended to out (then the CPU time the rounding down lost, as a run and
- * a loop). */
-static int fold_block(json_t *a, size_t i, size_t len, size_t c, json_t *out, json_t **body_out)
+ * a loop). The ticks carried off the blocks' ops (tidy_runs) are spread
+ * over the passes when there are two or more (spread_carry, *extra the
+ * copy of the body it may make), else join that run. */
+static int fold_block(json_t *a, size_t i, size_t len, size_t c, json_t *out, json_t **body_out, json_t **extra)
 {
 	struct slots *ss = calloc(c, sizeof *ss);
 	json_t *body = json_array(), *rep = json_object();
 	int rc = ss && body && rep ? 0 : -1;
 	for (size_t b = 0; b < c && rc == 0; b++)
 		rc = collect(a, i + b * len, i + (b + 1) * len, &ss[b]);
-	long long lost_run = 0, lost_loop = 0;
+	long long lost_run = 0, lost_loop = 0, carried = take_carry(a, i, len, c);
+	*extra = NULL;
 	json_int_t *vals = rc == 0 ? malloc(c * sizeof *vals) : NULL;
 	if (!vals)
 		rc = -1;
@@ -228,7 +321,11 @@ static int fold_block(json_t *a, size_t i, size_t len, size_t c, json_t *out, js
 	}
 	for (size_t t = 0; t < len && rc == 0; t++)
 		rc = json_array_append(body, json_array_get(a, i + t));
-	if (rc == 0)
+	if (carried < 2 * TICK_US)
+		lost_run += carried;
+	if (rc == 0 && carried >= 2 * TICK_US)
+		rc = spread_carry(out, body, (long long)c, carried / TICK_US, extra);
+	else if (rc == 0)
 		rc = json_object_set_new(rep, "repeat", json_integer((json_int_t)c)) || json_object_set(rep, "body", body) ||
 		     json_array_append(out, rep);
 	const char *lk[2] = { "run", "loop" };
@@ -334,12 +431,13 @@ static json_int_t run_of(json_t *op)
 /* Before folding: adjacent runs (a stint split by a preemption, or by a
  * fold's remainder) become one; with move, a run of one tick between two
  * ops that are not runs (the rounding's carry, as between a loop's channel
- * ops) moves on to the next run of the array, or its end.
- * Simplification: that tick of CPU time runs a few ops later. */
+ * ops) is taken off the array and carried on the op before it
+ * (CARRY_KEY), out of the shape, so the loop it broke folds; fold_block
+ * spreads such ticks over the loop's passes, and put_back_carry puts the
+ * ones left back where they were. */
 static int tidy_runs(json_t *a, int move)
 {
 	json_t *out = json_array();
-	json_int_t carry = 0;
 	size_t n = json_array_size(a);
 	int rc = out ? 0 : -1;
 	for (size_t i = 0; i < n && rc == 0; i++) {
@@ -348,23 +446,34 @@ static int tidy_runs(json_t *a, int move)
 		if (v < 0) {
 			rc = json_array_append(out, op);
 		} else if (last && run_of(last) >= 0) {
-			rc = json_object_set_new(last, "run", json_integer(run_of(last) + v + carry));
-			carry = 0;
-		} else if (move && v <= TICK_US && (i + 1 == n || run_of(json_array_get(a, i + 1)) < 0)) {
-			carry += v;
+			rc = json_object_set_new(last, "run", json_integer(run_of(last) + v));
+		} else if (move && last && v <= TICK_US && (i + 1 == n || run_of(json_array_get(a, i + 1)) < 0)) {
+			json_t *was = json_object_get(last, CARRY_KEY);
+			rc = json_object_set_new(last, CARRY_KEY, json_integer(v + (was ? json_integer_value(was) : 0)));
 		} else {
 			json_t *o = json_object();
-			rc = !o || json_object_set_new(o, "run", json_integer(v + carry)) || json_array_append_new(out, o);
-			carry = 0;
+			rc = !o || json_object_set_new(o, "run", json_integer(v)) || json_array_append_new(out, o);
 		}
-	}
-	if (rc == 0 && carry) {
-		json_t *o = json_object();
-		rc = !o || json_object_set_new(o, "run", json_integer(carry)) || json_array_append_new(out, o);
 	}
 	if (rc == 0 && (json_array_clear(a) || json_array_extend(a, out)))
 		rc = -1;
 	json_decref(out);
+	return rc;
+}
+
+/* The ticks still carried on a's ops (no fold took them) back as runs
+ * after those ops. */
+static int put_back_carry(json_t *a)
+{
+	int rc = 0;
+	for (size_t i = 0; i < json_array_size(a) && rc == 0; i++) {
+		json_t *op = json_array_get(a, i), *v = json_object_get(op, CARRY_KEY);
+		if (!json_is_integer(v))
+			continue;
+		json_int_t us = json_integer_value(v);
+		json_object_del(op, CARRY_KEY);
+		rc = json_array_insert_new(a, ++i, run_op(us));
+	}
 	return rc;
 }
 
@@ -397,12 +506,13 @@ static int fold_level(json_t *a, int move, json_t ***work, size_t *nw, size_t *c
 		if (rc)
 			break;
 		if (len) {
-			json_t *body;
-			rc = fold_block(a, i, len, c, out, &body);
-			if (rc == 0) {
-				json_t *wrap = json_object();
-				rc = !wrap || json_object_set_new(wrap, "body", body) || push_bodies(wrap, work, nw, cap);
-				json_decref(wrap); /* body stays alive in its repeat */
+			json_t *body, *extra;
+			rc = fold_block(a, i, len, c, out, &body, &extra);
+			for (int k = 0; k < 2 && rc == 0; k++) {
+				json_t *b = k ? extra : body, *wrap = b ? json_object() : NULL;
+				if (b)
+					rc = !wrap || json_object_set_new(wrap, "body", b) || push_bodies(wrap, work, nw, cap);
+				json_decref(wrap); /* the body stays alive in its repeat */
 			}
 			i += c * len;
 		} else {
@@ -410,7 +520,7 @@ static int fold_level(json_t *a, int move, json_t ***work, size_t *nw, size_t *c
 			rc = json_array_append(out, op) || push_bodies(op, work, nw, cap);
 		}
 	}
-	if (rc == 0 && (json_array_clear(a) || json_array_extend(a, out) || tidy_runs(a, 0)))
+	if (rc == 0 && (json_array_clear(a) || json_array_extend(a, out) || put_back_carry(a) || tidy_runs(a, 0)))
 		rc = -1;
 	for (size_t i = 0; e.sh && i < n; i++)
 		free(e.sh[i]);

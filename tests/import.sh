@@ -33,24 +33,34 @@ print(sorted((g["g"], g["time_us"]["running"]) for g in d["goroutines"]))' "$tmp
 # sysmon's sleeps with one fixed overshoot, where a check compares two
 # replays or a replay with its run: the runtime model's seeded draw per sleep
 # (--sysmon-slack=measured) moves the passes by a few hundred us, and with
-# them the preemptions and retakes (the exact pool replay's makespan spreads
-# 129.7-138.3 ms over seeds 1-6, the merged one's 129.6-130.9 ms): what is
-# checked here is the import, not that spread.
+# them the preemptions and retakes: what is checked here is the import, not
+# that spread.
 fixed=--sysmon-slack=70us
 
+# The merged and the exact replays are compared by their medians over seven
+# such fixed overshoots: one overshoot alone is a coin toss where Gs contend
+# (the exact pool replay at -p 2 ends at 130.6-148.0 ms over 50-120 us of
+# overshoot, which preemption and lock hand-off order decide; its median
+# 133.3, the merged one's 134.5).
+slacks="50us 60us 70us 80us 90us 100us 120us"
 close_to() { # WHAT UNMERGED MERGED [-p N]: the merged replay within 5% of the exact one
 	what=$1 u=$2 m=$3
 	shift 3
-	"$gosim" -w "$u" $fixed "$@" --report=json > "$tmp/u.json" 2>/dev/null &&
-		"$gosim" -w "$m" $fixed "$@" --report=json > "$tmp/m.json" 2>/dev/null || { no "$what: a replay failed"; return; }
-	python3 - "$tmp/u.json" "$tmp/m.json" <<'PY' || no "$what: the merged import's replay is not within 5% of the exact one's"
-import json, sys
-u, m = (json.load(open(f)) for f in sys.argv[1:])
+	for sl in $slacks; do
+		"$gosim" -w "$u" --sysmon-slack=$sl "$@" --report=json > "$tmp/u.$sl.json" 2>/dev/null &&
+			"$gosim" -w "$m" --sysmon-slack=$sl "$@" --report=json > "$tmp/m.$sl.json" 2>/dev/null || { no "$what: a replay failed"; return; }
+	done
+	python3 - "$tmp" $slacks <<'PY' || no "$what: the merged import's replay is not within 5% of the exact one's"
+import json, statistics, sys
+tmp, slacks = sys.argv[1], sys.argv[2:]
 cpu = lambda d: sum(g["time_us"]["running"] for g in d["goroutines"])
 span = lambda d: d["report"]["makespan_us"]
-assert len(u["goroutines"]) == len(m["goroutines"]), "goroutines"
-assert abs(cpu(m) - cpu(u)) <= 0.02 * cpu(u) + 10 * len(u["goroutines"]), ("cpu", cpu(u), cpu(m))
-assert abs(span(m) - span(u)) <= 0.05 * span(u), ("makespan", span(u), span(m))
+us, ms = ([json.load(open(f"{tmp}/{w}.{sl}.json")) for sl in slacks] for w in "um")
+for u, m in zip(us, ms):
+    assert len(u["goroutines"]) == len(m["goroutines"]), "goroutines"
+    assert abs(cpu(m) - cpu(u)) <= 0.02 * cpu(u) + 10 * len(u["goroutines"]), ("cpu", cpu(u), cpu(m))
+su, sm = statistics.median(span(u) for u in us), statistics.median(span(m) for m in ms)
+assert abs(sm - su) <= 0.05 * su, ("makespan, medians over the overshoots", su, sm)
 PY
 }
 
@@ -72,6 +82,40 @@ for w in fanout syscalls tightloop pingpong sleepers; do
 		close_to "$w $pp" "$tmp/$w.json" "$tmp/$w.m.json" $pp
 	done
 done
+
+# Stints under half a tick: a ping-pong whose every hop costs 4 us (and no
+# run: the trace's stints are 8 us each) imports, merged, with its CPU time
+# in the loop, a tick every pass or every few (each stint rounds to 0 or
+# 10 us, the rounding carried on), not in one lump after the loop (3220 us
+# when the ticks were moved on to the next run), which the partner would
+# wait for: the merged replay's latency p99 at 1 P within a tick of the exact
+# one's, the CPU time kept.
+cat > "$tmp/pp.json" <<'EOF2'
+{"name": "pp", "procs": 1, "chans": {"ping": 0, "pong": 0},
+ "main": [{"go": "echo"}, {"repeat": 400, "body": [{"send": "ping"}, {"recv": "pong"}]}],
+ "funcs": {"echo": [{"repeat": 400, "body": [{"recv": "ping"}, {"send": "pong"}]}]}}
+EOF2
+"$gosim" -w "$tmp/pp.json" --cost-chan=4us -q -t "$tmp/pp.trace" || no "sub-tick ping-pong: gosim run"
+"$gosim" import "$tmp/pp.trace" -o "$tmp/pp.m.json" 2> /dev/null && "$gosim" import --no-merge "$tmp/pp.trace" -o "$tmp/pp.n.json" 2> /dev/null ||
+	no "sub-tick ping-pong: import"
+"$gosim" -w "$tmp/pp.m.json" --report=json > "$tmp/ppm.r" 2> /dev/null && "$gosim" -w "$tmp/pp.n.json" --report=json > "$tmp/ppn.r" 2> /dev/null ||
+	no "sub-tick ping-pong: replay"
+python3 - "$tmp/pp.m.json" "$tmp/ppm.r" "$tmp/ppn.r" <<'PY' || no "sub-tick ping-pong: the merged import lumps its CPU time or its latency"
+import json, sys
+w, m, n = (json.load(open(f)) for f in sys.argv[1:])
+def runs(ops):  # every run's duration, however deep
+    out, todo = [], [ops]
+    while todo:
+        for o in todo.pop():
+            if "run" in o:
+                out.append(o["run"])
+            todo += [o[k] for k in ("body",) if k in o]
+    return out
+assert max(runs(w["main"])) <= 10 and max(runs(w["funcs"]["echo"])) <= 10, (runs(w["main"]), runs(w["funcs"]["echo"]))
+cpu = lambda d: sum(g["time_us"]["running"] for g in d["goroutines"])
+assert abs(cpu(m) - cpu(n)) <= 20, (cpu(m), cpu(n))
+assert m["latency"]["p99_us"] <= n["latency"]["p99_us"] + 10, (m["latency"], n["latency"])
+PY
 
 # The mutex workload: its waits come back as lock/unlock (uncontended ones
 # leave no event, so the replay is close, not the same). Seed model: under
@@ -155,7 +199,13 @@ for p in 1 2 4; do
 	close_to "real trace -p $p" "$tmp/real.n.json" "$tmp/real.json" -p $p
 done
 [ "$(wc -l < "$tmp/pool.json")" -lt "$(($(wc -l < "$tmp/pool.n.json") / 5))" ] || no "pool: merging did not make the workload 5 times shorter"
-grep -q '"repeat":400,"body":\[{"send":"main_worker"}\]' "$tmp/pool.json" || no "pool: main's 400 sends are not one repeat"
+python3 - "$tmp/pool.json" <<'PY' || no "pool: main's 400 sends are not folded into a few ops"
+import json, sys
+main = json.load(open(sys.argv[1]))["main"]
+def sends(ops, mult=1):  # the sends a pass over ops makes, repeats counted
+    return sum(sends(o["body"], mult * o["repeat"]) if "repeat" in o else mult * ("send" in o) for o in ops)
+assert sends(main) == 400 and len(main) <= 10, (sends(main), len(main))
+PY
 
 # A sleep whose timer fired at a busy P's preemption (checkTimers runs only
 # where a P passes through the scheduler): the import replays it as ending
