@@ -172,6 +172,18 @@ static int check_mutexes(struct sim *s)
 	return 0;
 }
 
+/* A running P whose M has no G that schedule_busy_ps would never visit:
+ * not in the needs-schedule set, and its M not asleep (until now at the
+ * earliest) with the wake-up event (EVQ_MWAKE, slot 2 * nprocs + pi)
+ * that puts it back still to come. */
+static int p_lost_schedule(const struct sim *s, int32_t pi)
+{
+	const struct p *pp = &s->allp[pi];
+	if (pp->status != P_RUNNING || s->allm[pp->m].curg >= 0 || pmask_has(s->needsched, pi))
+		return 0;
+	return !(s->allm[pp->m].wake_at >= s->now && evq_pending(&s->evq, 2 * s->nprocs + pi));
+}
+
 static int check_p(struct sim *s, int32_t pi, int64_t *nqueued)
 {
 	const struct p *pp = &s->allp[pi];
@@ -197,8 +209,8 @@ static int check_p(struct sim *s, int32_t pi, int64_t *nqueued)
 		sim_broken(s, "P%d's syscall M%d is not in a syscall holding it", pi, pp->sysm);
 		return -1;
 	}
-	if (pp->status == P_RUNNING && s->allm[pp->m].curg < 0 && !(s->needsched[pi >> 6] >> (pi & 63) & 1)) {
-		sim_broken(s, "P%d's M has no G but the P is not in the needs-schedule set", pi);
+	if (p_lost_schedule(s, pi)) {
+		sim_broken(s, "P%d's M has no G but the P is not in the needs-schedule set (nor asleep)", pi);
 		return -1;
 	}
 	if (pp->runnext >= 0 && mark(s, pp->runnext, PL_RUNNEXT, "a runnext") != 0)
@@ -301,8 +313,8 @@ static int check_p_fields(struct sim *s, int32_t pi, int64_t *nqueued, int64_t *
 		sim_broken(s, "P%d: status %d, M%d, ring %u, runnext %d", pi, pp->status, pp->m, len, pp->runnext);
 		return -1;
 	}
-	if (pp->status == P_RUNNING && s->allm[pp->m].curg < 0 && !(s->needsched[pi >> 6] >> (pi & 63) & 1)) {
-		sim_broken(s, "P%d's M has no G but the P is not in the needs-schedule set", pi);
+	if (p_lost_schedule(s, pi)) {
+		sim_broken(s, "P%d's M has no G but the P is not in the needs-schedule set (nor asleep)", pi);
 		return -1;
 	}
 	if (pmask_has(s->busyp, pi) != (pp->status != P_IDLE)) {

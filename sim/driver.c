@@ -282,7 +282,7 @@ static void handle(struct sim *s, const struct evq_item *it)
 	else if (it->kind == EVQ_NET_READY)
 		netpoll_ready(s, it->id, it->gen);
 	else if (it->kind == EVQ_MWAKE)
-		; /* nothing changes but the clock: sched_all runs the M's findRunnable */
+		sim_need_schedule(s, it->id); /* sched_all runs the M's findRunnable */
 	else if (it->kind == EVQ_CPU_SLICE)
 		cpu_slice_end(s, it->id);
 	else if (it->kind == EVQ_CPU_BALANCE)

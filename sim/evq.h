@@ -59,6 +59,8 @@ int evq_schedule(struct evq *q, int32_t slot, int64_t t, uint8_t kind, int32_t i
 void evq_cancel(struct evq *q, int32_t slot);
 int evq_pop(struct evq *q, struct evq_item *out);
 static inline int evq_empty(const struct evq *q) { return q->n == q->held; }
+/* Whether slot has an event still to pop (a held one has popped). */
+static inline int evq_pending(const struct evq *q, int32_t slot) { return q->pos[slot] > 0 || (q->pos[slot] == 0 && !q->held); }
 static inline int64_t evq_size(const struct evq *q) { return q->n - q->held; }
 /* Takes a held popped event out (see above). */
 void evq_settle(struct evq *q);

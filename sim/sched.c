@@ -285,8 +285,9 @@ static int32_t next_needy(const struct sim *s, int32_t from) { return pmask_next
  * goroutines. Only the Ps in the needs-schedule set are looked at (every
  * P that can pass the test is in it: sim_need_schedule), in the same
  * passes and order as a scan of all Ps, so the work is proportional to
- * the Ps that changed. A P leaves the set once it is running a G or not
- * running; one whose M sleeps or waits for a CPU stays until it goes. */
+ * the Ps that changed. A P leaves the set once it is running a G, not
+ * running, or its M asleep (until the M's wake-up event, which puts it
+ * back: driver.c); one whose M waits for a CPU stays until it goes. */
 static int schedule_busy_ps(struct sim *s)
 {
 	int progress = 0, again = 1;
@@ -298,8 +299,12 @@ static int schedule_busy_ps(struct sim *s)
 				pmask_del(s->needsched, pi);
 				continue; /* running a G, or no M */
 			}
-			if (s->allm[pp->m].wake_at > s->now || !cpu_get(s, pp->m))
-				continue; /* its M asleep (the runtime model) or off CPU (--cpus) */
+			if (s->allm[pp->m].wake_at > s->now) {
+				pmask_del(s->needsched, pi); /* its M asleep (the runtime model): its EVQ_MWAKE puts it back */
+				continue;
+			}
+			if (!cpu_get(s, pp->m))
+				continue; /* its M off CPU (--cpus) */
 			schedule(s, pi);
 			progress = again = 1;
 			sim_check(s);
