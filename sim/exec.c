@@ -160,33 +160,47 @@ void exec_init_costs(struct sim *s)
 		s->op_cost_ns[k] = op_cost_ns(s, k);
 }
 
-/* Before G gi's op: its cost goes into its P's debt (once per op; not for
- * an op a wake-up completes: g.param is set), and whole microseconds of
- * debt are paid as a CPU segment of their own, after which the op runs.
- * Returns 1 if the G is now paying (or was preempted), 0 to run the op.
- * Simplification: time is whole microseconds, so costs below one add up
- * on the P and are paid when they reach one, by whichever G runs then
- * (also the rest of a cost a preemption cut short). */
-static int pay_cost(struct sim *s, int32_t gi, struct p *pp, const struct op *op)
+/* The op at pc of G gi is the one whose cost P pp has charged. */
+static void mark_paid(struct p *pp, int32_t gi, uint32_t pc)
+{
+	pp->cost_paid_g = gi;
+	pp->cost_paid_pc = pc;
+}
+
+/* pay_cost's slow half: the debt is a whole microsecond or more. */
+static void pay_debt(struct sim *s, int32_t gi, struct p *pp)
 {
 	const struct g *gp = &s->allg[gi];
-	if (pp->cost_paid_g != gi || pp->cost_paid_pc != gp->pc) {
-		pp->cost_paid_g = gi;
-		pp->cost_paid_pc = gp->pc;
-		if (gp->param == PARAM_NONE)
-			pp->cost_debt_ns += s->op_cost_ns[op->kind];
-	}
-	if (pp->cost_debt_ns < 1000)
-		return 0;
 	if (gp->preempt && exec_stoppable(s, gi)) {
 		exec_preempt(s, gp->p);
-		return 1;
+		return;
 	}
 	int64_t us = pp->cost_debt_ns / 1000;
 	pp->cost_debt_ns -= us * 1000;
 	pp->in_cost = 1;
 	pp->cost_left_us = us;
 	segment(s, gp->p, us);
+}
+
+/* Before G gi's op (at pc): its cost goes into its P's debt (once per
+ * op: fresh, and not for an op a wake-up completes: g.param is set), and
+ * whole microseconds of debt are paid as a CPU segment of their own,
+ * after which the op runs. Returns 1 if the G is now paying (or was
+ * preempted), 0 to run the op. The op whose cost is in the debt is marked
+ * (pp->cost_paid_g, cost_paid_pc) when exec_run leaves it unfinished, so
+ * that running the G again there does not charge it twice.
+ * Simplification: time is whole microseconds, so costs below one add up
+ * on the P and are paid when they reach one, by whichever G runs then
+ * (also the rest of a cost a preemption cut short). */
+static inline int pay_cost(struct sim *s, int32_t gi, struct p *pp, const struct op *op, int fresh)
+{
+	const struct g *gp = &s->allg[gi];
+	if (fresh && gp->param == PARAM_NONE)
+		pp->cost_debt_ns += s->op_cost_ns[op->kind];
+	if (pp->cost_debt_ns < 1000)
+		return 0;
+	mark_paid(pp, gi, gp->pc);
+	pay_debt(s, gi, pp);
 	return 1;
 }
 
@@ -568,73 +582,107 @@ static int op_gosched(struct sim *s, int32_t gi, const struct op *op)
 	return 0;
 }
 
-static int op_repeat(struct sim *s, int32_t gi, const struct op *op)
+/* REPEAT and END of G gi running function fn (exec_run has it at hand:
+ * g_iter without looking it up). */
+static int repeat_in(struct sim *s, int32_t gi, const struct func *fn, const struct op *op)
 {
 	struct g *gp = &s->allg[gi];
-	*g_iter(s, gi, op->depth) = (int32_t)op->val; /* -1: forever */
+	*(fn->side ? &s->iterpool[gp->iters + op->depth] : &gp->iters) = (int32_t)op->val; /* -1: forever */
 	gp->pc = op->val != 0 ? gp->pc + 1 : (uint32_t)op->arg + 1;
 	return 1;
 }
 
-static int op_end(struct sim *s, int32_t gi, const struct op *op)
+static int end_in(struct sim *s, int32_t gi, const struct func *fn, const struct op *op)
 {
 	struct g *gp = &s->allg[gi];
-	int32_t *it = g_iter(s, gi, op->depth);
+	int32_t *it = fn->side ? &s->iterpool[gp->iters + op->depth] : &gp->iters;
 	gp->pc = *it < 0 || --*it > 0 ? (uint32_t)op->arg + 1 : gp->pc + 1;
 	return 1;
 }
 
+static int op_repeat(struct sim *s, int32_t gi, const struct op *op)
+{
+	return repeat_in(s, gi, &s->prog->funcs[s->allg[gi].fn], op);
+}
+
+static int op_end(struct sim *s, int32_t gi, const struct op *op)
+{
+	return end_in(s, gi, &s->prog->funcs[s->allg[gi].fn], op);
+}
+
+/* G gi's op at pc left it off the CPU (or the run stopped): with costs,
+ * the op's cost stays marked as paid on P pp, where it ran (pay_cost),
+ * unless the G is still on a P, which takes up afresh. */
+static void op_left(struct sim *s, int32_t gi, struct p *pp, uint32_t pc)
+{
+	mark_paid(pp, gi, pc);
+	if (s->allg[gi].p >= 0)
+		s->allp[s->allg[gi].p].cost_paid_g = -1;
+}
+
+/* Every op's handler, by kind (WORKLOAD_OPS). */
+#define EXEC_ENTRY(K, h, name, opnd) [OP_##K] = op_##h,
+static exec_op_fn *const op_table[OP__N] = { WORKLOAD_OPS(EXEC_ENTRY) };
+#undef EXEC_ENTRY
+
 /* Run G gi, which is running on its P, until it leaves the CPU or starts
  * CPU work. The G's function never changes, so its ops are a cursor held
  * here; pc is re-read after each op (handlers move it, and op_go may move
- * allg). The sink is polled for progress only on backward jumps (END,
- * RANGE_END, JUMP's loops): every long run of ops that emit nothing goes
- * round one, since ops are finite and nothing calls. */
-void exec_run(struct sim *s, int32_t gi)
+ * allg). An op is fresh (its cost not yet charged: pay_cost) unless it is
+ * the one this P last left unfinished; every op after a finished one is.
+ * The sink is polled for progress only on backward jumps (END, RANGE_END,
+ * JUMP's loops): every long run of ops that emit nothing goes round one,
+ * since ops are finite and nothing calls. The common ops' handlers are
+ * dispatched here and, with everything they call, inlined (flatten: see
+ * SIM_HOT, state.h); the others go through op_table. */
+__attribute__((flatten)) void exec_run(struct sim *s, int32_t gi)
 {
 	const struct func *fn = &s->prog->funcs[s->allg[gi].fn];
 	const struct op *ops = fn->ops;
-	uint32_t nops = (uint32_t)fn->nops;
-	const int costs = s->costs;
-	const int64_t max_steps = s->cfg.max_steps;
+	const uint32_t nops = (uint32_t)fn->nops;
 	const int32_t pi = s->allg[gi].p;
 	struct p *pp = &s->allp[pi]; /* an op that returns 1 leaves the G running on it */
+	uint32_t pc = s->allg[gi].pc;
+	int fresh = pp->cost_paid_g != gi || pp->cost_paid_pc != pc;
 	while (s->status == SIM_RUNNING) {
-		uint32_t pc = s->allg[gi].pc;
 		if (pc >= nops) {
 			goexit(s, gi, pp->m);
 			return;
 		}
 		const struct op *op = &ops[pc];
-		if (costs && pay_cost(s, gi, pp, op))
+		if (s->costs && pay_cost(s, gi, pp, op, fresh))
 			return;
-		if (max_steps > 0 && op->kind != OP_END && op->kind != OP_RANGE_END && ++s->steps > max_steps) {
-			sim_limit(s, "executed", max_steps, "steps");
+		if (s->cfg.max_steps > 0 && op->kind != OP_END && op->kind != OP_RANGE_END && ++s->steps > s->cfg.max_steps) {
+			if (s->costs)
+				mark_paid(pp, gi, pc);
+			sim_limit(s, "executed", s->cfg.max_steps, "steps");
 			return;
 		}
 		int more;
-		switch (op->kind) {
-#define EXEC_CASE(K, h, name, opnd) \
-	case OP_##K: \
-		more = op_##h(s, gi, op); \
-		break;
-			WORKLOAD_OPS(EXEC_CASE)
-#undef EXEC_CASE
+		switch (op->kind) { /* the common ops inline, the others through the table */
+		case OP_RUN: more = op_run(s, gi, op); break;
+		case OP_GO: more = op_go(s, gi, op); break;
+		case OP_SEND: more = op_send(s, gi, op); break;
+		case OP_RECV: more = op_recv(s, gi, op); break;
+		case OP_REPEAT: more = repeat_in(s, gi, fn, op); break;
+		case OP_END: more = end_in(s, gi, fn, op); break;
 		default:
-			assert(0);
-			return;
+			assert(op->kind < OP__N);
+			more = op_table[op->kind](s, gi, op);
+			break;
 		}
-		const struct g *gp = &s->allg[gi];
 		if (!more) {
-			if (costs && gp->p >= 0)
-				s->allp[gp->p].cost_paid_g = -1; /* the op is done (the G may have left) */
+			if (s->costs)
+				op_left(s, gi, pp, pc);
 			return;
 		}
-		assert(gp->p == pi);
-		if (costs)
-			pp->cost_paid_g = -1; /* the op is done */
-		if (gp->pc <= pc && ++s->ops % SIM_PROGRESS_EVENTS == 0)
+		assert(s->allg[gi].p == pi);
+		pp->cost_paid_g = -1; /* the op is done (unused without costs) */
+		fresh = 1;
+		uint32_t next = s->allg[gi].pc;
+		if (next <= pc && ++s->ops % SIM_PROGRESS_EVENTS == 0)
 			sim_poll(s); /* a long loop of ops that emit nothing */
+		pc = next;
 	}
 }
 

@@ -163,7 +163,7 @@ static int may_steal(struct sim *s, int32_t pi)
  * F10 a global batch; F11 netpoll without blocking (netpoll.h);
  * F12 steal (other Ps' timers on the last pass), in the runtime model only
  *     within the spinning limit (may_steal). */
-int sched_find_runnable(struct sim *s, int32_t pi, struct found *f)
+static SIM_HOT int find_runnable(struct sim *s, int32_t pi, struct found *f)
 {
 	struct p *pp = &s->allp[pi];
 	*f = (struct found){ .g = -1, .inherit = 0, .reason = R_SCHEDULE };
@@ -196,9 +196,11 @@ int sched_find_runnable(struct sim *s, int32_t pi, struct found *f)
 	return 0;
 }
 
+int sched_find_runnable(struct sim *s, int32_t pi, struct found *f) { return find_runnable(s, pi, f); }
+
 /* execute: a new time slice (schedtick++) unless the G inherits the
  * current one; clears any pending preemption request (gp.preempt). */
-void sched_execute(struct sim *s, int32_t pi, const struct found *f)
+static SIM_HOT void execute(struct sim *s, int32_t pi, const struct found *f)
 {
 	struct p *pp = &s->allp[pi];
 	struct m *mp = &s->allm[pp->m];
@@ -218,6 +220,8 @@ void sched_execute(struct sim *s, int32_t pi, const struct found *f)
 		exec_charge_switch(s, pi); /* execute -> gogo: the runtime model's switch cost */
 	exec_run(s, f->g);
 }
+
+void sched_execute(struct sim *s, int32_t pi, const struct found *f) { execute(s, pi, f); }
 
 /* Work an idle P could find: the global queue, (stealing on) any G in
  * another P's runnext or ring (idle Ps' queues are always empty), or a
@@ -260,12 +264,12 @@ static int spin_for_needspinning(struct sim *s, int32_t pi)
 /* schedule(): find a G for P pi and run it, or give up the P and park
  * the M (findRunnable's drop-P path: stopm; a spinner that found nothing
  * after its steal passes too). Returns 0 if the M parked. */
-static int schedule(struct sim *s, int32_t pi)
+static SIM_HOT int schedule(struct sim *s, int32_t pi)
 {
 	struct found f;
 	sim_act(s, s->allp[pi].m);
-	if (sched_find_runnable(s, pi, &f) || (spin_for_needspinning(s, pi) && sched_find_runnable(s, pi, &f))) {
-		sched_execute(s, pi, &f);
+	if (find_runnable(s, pi, &f) || (spin_for_needspinning(s, pi) && sched_find_runnable(s, pi, &f))) {
+		execute(s, pi, &f);
 		return 1;
 	}
 	if (spinner_backs_off(s, pi))

@@ -38,6 +38,12 @@
  * steal or global batch moves at most RUNQ_HALF + 1. */
 #define CHECK_LOG 1024
 
+/* A function on the hot path inlined into its callers whatever the
+ * compiler's size limits: each call layer between the scheduler and the
+ * interpreter costs about 20 instructions (register saves, argument moves),
+ * several per event (callgrind, README Performance). */
+#define SIM_HOT inline __attribute__((always_inline))
+
 /* runtime2.go _G* values, printed by scheddetail. */
 enum gstatus { G_IDLE = 0, G_RUNNABLE = 1, G_RUNNING = 2, G_SYSCALL = 3, G_WAITING = 4, G_DEAD = 6 };
 /* runtime2.go _P* values (1.19: a P in a syscall is _Psyscall). */
