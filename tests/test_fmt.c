@@ -1,6 +1,6 @@
 /* test_fmt.c: the trace back ends' shared formatting (trace/backend.h)
  * writes what printf would: integers at every digit count and sign, the
- * small-integer table's edges, counters stepped across carries and jumps. */
+ * small-integer table's edges, t and seq stepped across carries and jumps. */
 #include <criterion/criterion.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -41,24 +41,38 @@ Test(fmt, small_table_and_its_edges_match_the_general_path)
 		snprintf(want, sizeof want, "%" PRId64 ",", v);
 		cr_assert_str_eq(got, want, "tr_put_ic(%" PRId64 ")", v);
 	}
+	/* the part above four digits from the table: its edges */
+	int64_t big[] = { 9999, 10000, 10001, 10999, 100000, 100009, 999999, 1000000, 1234567, 10000 * (TR_SMALL - 1) - 1,
+			  10000 * (TR_SMALL - 1), 10000 * (TR_SMALL - 1) + 1, INT64_MAX, INT64_MIN, -10000 };
+	for (size_t i = 0; i < sizeof big / sizeof big[0]; i++) {
+		char got[64], want[32];
+		*tr_put_ic(got, t, big[i]) = 0;
+		snprintf(want, sizeof want, "%" PRId64 ",", big[i]);
+		cr_assert_str_eq(got, want, "tr_put_ic(%" PRId64 ")", big[i]);
+	}
 }
 
-static void step(struct tr_counter *c, int64_t v)
+static void step(struct tr_tseq *c, int64_t t, uint64_t seq)
 {
-	char got[64], want[32];
-	*tr_put_counter(got, c, v) = 0;
-	snprintf(want, sizeof want, "%" PRId64, v);
-	cr_assert_str_eq(got, want, "counter at %" PRId64, v);
+	char got[128], want[64];
+	*tr_put_tseq(got, c, t, seq) = 0;
+	snprintf(want, sizeof want, "{\"t\":%" PRId64 ",\"seq\":%" PRIu64 "|", t, seq);
+	cr_assert_str_eq(got, want, "t %" PRId64 " seq %" PRIu64, t, seq);
 }
 
-Test(fmt, counter_carries_through_nines_and_follows_jumps_back_and_forth)
+Test(fmt, t_and_seq_carry_through_nines_and_follow_jumps_back_and_forth)
 {
-	struct tr_counter c = TR_COUNTER_INIT;
-	for (int64_t v = 0; v < 20000; v++) /* every carry to five digits */
-		step(&c, v);
-	int64_t jumps[] = { 19999, 20008, 20017, 99995, 100003, 100003, 5, 4, -1, -10, -2, 0, 9, 18, 999999999999 };
-	for (size_t i = 0; i < sizeof jumps / sizeof jumps[0]; i++)
-		step(&c, jumps[i]);
+	struct tr_tseq c;
+	cr_assert_eq(tr_tseq_init(&c, "{\"t\":", ",\"seq\":", "|"), 0);
+	uint64_t seq = 0;
+	for (int64_t t = 0; t < 3; t++)
+		for (int k = 0; k < 7000; k++) /* every carry to four digits, at one instant and across */
+			step(&c, t * 1000 + k / 3, seq++);
+	int64_t ts[] = { 999999, 1000000, 1000000, 5, 5, 0, INT64_MAX, INT64_MAX, 0 };
+	uint64_t seqs[] = { 99999, 100000, 100001, 100002, 20, 21, 99999999999999999ULL, 100000000000000000ULL, 0 };
+	for (size_t i = 0; i < sizeof ts / sizeof ts[0]; i++)
+		step(&c, ts[i], seqs[i]);
+	cr_assert_eq(tr_tseq_init(&c, "", "a text of nine", ""), -1);
 }
 
 static const char *two(int i) { return i == 0 ? "zero" : i == 1 ? "one" : "?"; }

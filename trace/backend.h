@@ -5,19 +5,19 @@
  * open() gets the run's metadata and returns the back end's state (NULL:
  * out of memory); event() formats one record; close() ends the document
  * (sum may be NULL); release() frees the state, whether or not close()
- * ran. Output goes through trace_out_put(), which counts bytes and
- * remembers the first failure; a back end returns -1 when it fails itself.
- * The writer keeps its own buffer (TRACE_BUF bytes, written with one
- * fwrite when full: stdio's setvbuf(f, NULL, ...) gets glibc's 4 KB), so
- * a failure shows at the next flush. trace_out_reserve() and
- * trace_record_begin() let a back end format a record in place.
+ * ran. Output goes through trace_out_put(), which remembers the first
+ * failure; a back end returns -1 when it fails itself, after naming why
+ * in o->error (trace_error()). The writer keeps its own buffer (TRACE_BUF
+ * bytes, written with one fwrite when full: stdio's setvbuf(f, NULL, ...)
+ * gets glibc's 4 KB), so a failure shows at the next flush.
+ * trace_record_begin() lets a back end format a record in place.
  *
  * The formatting machinery the text back ends share is here, once: the
  * appenders build a record without snprintf, integers two digits a step
  * from a table (and the small ones, -1 included, from a table of their
- * texts), t and seq as counters stepped in place, and every constant run
- * (a key with its quotes, a state name with its comma) precomputed as a
- * fragment copied in one block. */
+ * texts), t and seq as one text stepped in place, and every constant run
+ * (a key with its quotes, a state name with its comma, a G record's from
+ * and to together) precomputed as a fragment copied in one block. */
 #ifndef GOSIM_TRACE_BACKEND_H
 #define GOSIM_TRACE_BACKEND_H
 
@@ -32,10 +32,10 @@
 struct trace_out {
 	FILE *f;
 	int failed;
-	int64_t bytes;
+	int64_t bytes;     /* handed to f so far; trace_bytes() adds the pending len */
 	const char *error; /* a back end's own failure (static text), see trace_error() */
-	char *buf;         /* TRACE_BUF bytes; len of them pending */
-	size_t len;
+	char *buf;         /* cap bytes (TRACE_BUF, or more: trace_out_room); len of them pending */
+	size_t len, cap;
 };
 
 /* Writes the pending bytes to f; -1 once anything failed. */
@@ -44,32 +44,14 @@ int trace_out_put_slow(struct trace_out *o, const char *s, size_t n);
 
 static inline int trace_out_put(struct trace_out *o, const char *s, size_t n)
 {
-	if (n > TRACE_BUF - o->len)
+	if (n > o->cap - o->len)
 		return trace_out_put_slow(o, s, n);
 	memcpy(o->buf + o->len, s, n);
 	o->len += n;
-	o->bytes += (int64_t)n;
 	return o->failed ? -1 : 0;
 }
 
 static inline int trace_out_puts(struct trace_out *o, const char *s) { return trace_out_put(o, s, strlen(s)); }
-
-/* Room for n (<= TRACE_BUF) bytes at the end of the buffer, to be
- * followed by trace_out_commit() with the end of what was written. */
-static inline char *trace_out_reserve(struct trace_out *o, size_t n)
-{
-	if (n > TRACE_BUF - o->len)
-		trace_out_flush(o);
-	return o->buf + o->len;
-}
-
-static inline int trace_out_commit(struct trace_out *o, const char *end)
-{
-	size_t n = (size_t)(end - (o->buf + o->len));
-	o->len += n;
-	o->bytes += (int64_t)n;
-	return o->failed ? -1 : 0;
-}
 
 struct trace_ops {
 	const char *name;
@@ -165,56 +147,77 @@ struct tr_small {
 };
 void tr_small_init(struct tr_small t[TR_SMALL]); /* trace.c */
 
-/* v and a comma. */
+/* v and a comma. From 10^4 to about 10^7 (goroutine ids): the part above
+ * the last four digits from the table too, its comma overwritten. */
 static inline char *tr_put_ic(char *p, const struct tr_small *t, int64_t v)
 {
 	uint64_t i = (uint64_t)v + 1;
-	if (i < TR_SMALL) {
+	if (__builtin_expect(i < TR_SMALL, 1)) {
+		size_t n = t[i].len; /* before the copy: a char store may alias it */
 		memcpy(p, &t[i], sizeof t[i]);
-		return p + t[i].len;
+		return p + n;
 	}
-	p = tr_put_i(p, v);
+	if (v >= 10000 && v < 10000 * (int64_t)(TR_SMALL - 1)) {
+		uint32_t u = (uint32_t)v, hi = u / 10000 + 1;
+		size_t n = t[hi].len;
+		memcpy(p, &t[hi], sizeof t[hi]);
+		p = tr_put_4(p + n - 1, u % 10000);
+	} else {
+		p = tr_put_i(p, v);
+	}
 	*p++ = ',';
 	return p;
 }
 
-/* A number written on most records that changes by small steps (seq, t):
- * its decimal text kept, a step under 10 added to its last digits in
- * place, copied when it did not change, reformatted otherwise. */
-struct tr_counter {
-	int64_t v;
-	uint8_t len;
-	char s[23];
+/* A record's t and seq with the text around them (a CSV line's "t,seq,",
+ * a JSON object's {"t":t,"seq":seq), kept as one text. Nearly every
+ * record is at the last one's instant with the next seq: it adds one to
+ * seq's last digit in place and copies the text; anything else (a new
+ * instant, a carry, a jump) is done by tr_tseq_set (trace.c), in place
+ * where the step is under 10. */
+#define TR_TSEQ_PRE 8 /* the most bytes of pre, mid or post */
+struct tr_tseq {
+	int64_t t;
+	uint64_t seq;
+	uint8_t len;      /* of s */
+	uint8_t t_last;   /* s[t_last]: t's last digit */
+	uint8_t seq_at;   /* s[seq_at]: seq's first digit */
+	uint8_t last;     /* s[last]: its last */
+	uint8_t npre, nmid, npost;
+	char pre[TR_TSEQ_PRE], mid[TR_TSEQ_PRE], post[TR_TSEQ_PRE];
+	char s[64 + TR_TSEQ_PRE]; /* pre t mid seq post; the first 32 bytes copied, or 64 */
 };
-/* c set to v: a step of 1..9 added to its last digits in place, any other
- * change reformatted (trace.c). */
-void tr_counter_set(struct tr_counter *c, int64_t v);
-static inline char *tr_put_counter(char *p, struct tr_counter *c, int64_t v)
+/* Empty, with its texts; the first record writes it. -1 if one is longer
+ * than TR_TSEQ_PRE. */
+int tr_tseq_init(struct tr_tseq *c, const char *pre, const char *mid, const char *post);
+void tr_tseq_set(struct tr_tseq *c, int64_t t, uint64_t seq);
+static inline char *tr_put_tseq(char *p, struct tr_tseq *c, int64_t t, uint64_t seq)
 {
-	if (v != c->v) {
-		char *last = &c->s[c->len - 1];
-		if (v == c->v + 1 && c->v >= 0 && *last != '9') { /* the common step, inline */
-			++*last;
-			c->v = v;
-		} else {
-			tr_counter_set(c, v);
-		}
+	if (__builtin_expect(seq == c->seq + 1 && t == c->t && c->s[c->last] != '9', 1)) {
+		c->s[c->last]++; /* the common step, inline */
+		c->seq = seq;
+	} else {
+		tr_tseq_set(c, t, seq);
 	}
-	memcpy(p, c->s, sizeof c->s); /* within the caller's TRACE_FRAG_SLACK */
-	return p + c->len;
+	size_t n = c->len;
+	memcpy(p, c->s, 32); /* within the caller's TRACE_FRAG_SLACK */
+	if (n > 32)
+		memcpy(p + 32, c->s + 32, 32);
+	return p + n;
 }
-#define TR_COUNTER_INIT { .v = 0, .len = 1, .s = "0" }
 
 /* A precomputed field fragment (a name and what is around it): copied as
- * one fixed-size block, then the cursor moves by len. */
+ * one fixed-size block, its length byte last (overwritten by what
+ * follows), then the cursor moves by len. */
 struct tr_frag {
-	uint8_t len;
 	char s[31];
+	uint8_t len;
 };
 static inline char *tr_put_frag(char *p, const struct tr_frag *f)
 {
-	memcpy(p, f->s, sizeof f->s); /* the caller reserved TRACE_FRAG_SLACK bytes past the record */
-	return p + f->len;
+	size_t n = f->len; /* before the copy: a char store may alias it */
+	memcpy(p, f, sizeof *f); /* the caller reserved TRACE_FRAG_SLACK bytes past the record */
+	return p + n;
 }
 /* A name table as fragments, one for each value of a byte-wide field
  * (sim_event's ev, from, to, reason, wait): looked up without a range
@@ -227,7 +230,58 @@ struct tr_frags {
  * holds. */
 int tr_frags_set(struct tr_frags *t, int n, const char *(*name)(int), const char *pre, const char *post);
 static inline const struct tr_frag *tr_frag_of(const struct tr_frags *t, uint8_t v) { return &t->f[v]; }
-#define TRACE_FRAG_SLACK 32
+
+/* Two byte-wide fields under 16 as one fragment (a g record's from and
+ * to): t->f[a << 4 | b] = pre name(a) mid name(b) post, name(n) ("?") for
+ * a value of n or more; the caller looks it up only when both are under 16
+ * (tr_pair_fits). A wide one holds 47 bytes. -1 if one is longer. */
+struct tr_frag48 {
+	char s[47];
+	uint8_t len;
+};
+struct tr_frags48 {
+	struct tr_frag48 f[256];
+};
+int tr_frags_pair(struct tr_frags *t, int n, const char *(*name)(int), const char *pre, const char *mid,
+		  const char *post);
+int tr_frags48_pair(struct tr_frags48 *t, int n, const char *(*name)(int), const char *pre, const char *mid,
+		    const char *post);
+static inline int tr_pair_fits(uint8_t a, uint8_t b) { return (a | b) < 16; }
+static inline uint8_t tr_pair(uint8_t a, uint8_t b) { return (uint8_t)(a << 4 | b); }
+static inline char *tr_put_frag48(char *p, const struct tr_frag48 *f)
+{
+	size_t n = f->len;
+	memcpy(p, f, sizeof *f);
+	return p + n;
+}
+
+/* Two small integers of a record, -1 .. 30 each (a P and an M: the p and
+ * m columns, by_m and by_p), as one text "a," key "b,": one block of 16
+ * bytes, its length last, for the pair a << 5 | b (+1 each). tr_put_ic2()
+ * takes two integers in that range from it and any other two from the
+ * small table. */
+#define TR_SMALL2 32
+struct tr_small2 {
+	char s[15];
+	uint8_t len;
+};
+/* -1 if "30," key "30," does not fit. */
+int tr_small2_init(struct tr_small2 t[TR_SMALL2 * TR_SMALL2], const char *key);
+static inline char *tr_put_ic2(char *p, const struct tr_small2 *t2, const struct tr_small *t, int32_t a, int32_t b,
+			       const char *key, size_t nkey)
+{
+	uint32_t i = (uint32_t)(a + 1), j = (uint32_t)(b + 1);
+	if (__builtin_expect((i | j) < TR_SMALL2, 1)) {
+		const struct tr_small2 *f = &t2[i << 5 | j];
+		size_t n = f->len;
+		memcpy(p, f, sizeof *f);
+		return p + n;
+	}
+	p = tr_put_ic(p, t, a);
+	memcpy(p, key, nkey);
+	return tr_put_ic(p + nkey, t, b);
+}
+#define TRACE_FRAG_SLACK 48
 
 /* A name as the record formats quote it, with its length. */
 struct tr_str {
@@ -247,7 +301,14 @@ static inline char *tr_put_str(char *p, const struct tr_str *s)
 struct trace_names {
 	int nfuncs, nchans;
 	struct tr_str *fn_json, *fn_csv, *chan_json, *chan_csv;
+	size_t most_json, most_csv; /* the longest function's and channel's together */
 };
+/* The most bytes a record of the format takes, its names, the slack
+ * and the keys around the names included. */
+static inline size_t trace_record_most(const struct trace_names *nm, int csv)
+{
+	return TRACE_MAX_RECORD + TRACE_FRAG_SLACK + (csv ? nm->most_csv : nm->most_json + 16);
+}
 int trace_names_init(struct trace_names *nm, const struct trace_meta *m);
 void trace_names_release(struct trace_names *nm);
 
@@ -269,34 +330,41 @@ static inline const struct tr_str *trace_record_chan(const struct trace_names *n
 	return csv ? &nm->chan_csv[e->obj] : &nm->chan_json[e->obj];
 }
 
-/* Where a record is formatted: in place in the output buffer when n bytes
- * fit in it (the common case, inline), else (names longer than the
- * buffer) in a block of its own; trace_record_end() hands it on. */
+/* A record format's open makes the buffer hold two of its longest
+ * records (names included: n bytes); -1 when out of memory. Then every
+ * record is formatted in place: trace_record_begin() returns where (after
+ * a flush when fewer than n bytes are left; NULL when the flush failed)
+ * and trace_record_end() takes the record's end. */
+int trace_out_room(struct trace_out *o, size_t n);
 char *trace_record_begin_slow(struct trace_out *o, size_t n);
-int trace_record_end_slow(struct trace_out *o, char *start, char *end);
 static inline char *trace_record_begin(struct trace_out *o, size_t n)
 {
-	return n <= TRACE_BUF - o->len ? o->buf + o->len : trace_record_begin_slow(o, n);
+	return __builtin_expect(n <= o->cap - o->len, 1) ? o->buf + o->len : trace_record_begin_slow(o, n);
 }
-static inline int trace_record_end(struct trace_out *o, char *start, char *end)
+static inline int trace_record_end(struct trace_out *o, const char *end)
 {
-	return start == o->buf + o->len ? trace_out_commit(o, end) : trace_record_end_slow(o, start, end);
+	o->len = (size_t)(end - o->buf);
+	return 0;
 }
 
 /* The json and jsonl back ends' record formatter (record.c): the names,
- * t and seq as counters, the small integers and every key with its
- * constant text as fragments. */
+ * t and seq as one text, the small integers and every key with its
+ * constant text as fragments. A json document's records after the first
+ * open with ",\n"; a jsonl record ends its line. */
 struct trace_json_fmt {
+	struct trace_out *o;
 	struct trace_names names;
-	struct tr_counter t, seq;
+	int jsonl, first;
+	size_t most; /* trace_record_most */
+	struct tr_tseq ts;
 	struct tr_small ints[TR_SMALL];
 	struct tr_frags ev, reason, wait, gfrom, gto, mfrom, mto, pfrom, pto, cfrom, cto;
+	struct tr_frags48 g_from_to; /* "from":"new","to":"runnext","from_p": */
 };
-int trace_json_fmt_init(struct trace_json_fmt *f, const struct trace_meta *m);
+int trace_json_fmt_init(struct trace_json_fmt *f, struct trace_out *o, const struct trace_meta *m, int jsonl);
 void trace_json_fmt_release(struct trace_json_fmt *f);
-/* One record as a JSON object, names included, between pre and post. */
-int trace_record_json(struct trace_out *o, struct trace_json_fmt *f, const struct sim_event *e, const char *pre,
-		      size_t npre, const char *post, size_t npost);
+/* One record as a JSON object, names included. */
+int trace_record_json(struct trace_json_fmt *f, const struct sim_event *e);
 
 /* The record's state names (sim_place_name, sim_mstate_name, sim_pstate_name, sim_cpustate_name by kind). */
 const char *trace_state_name(const struct sim_event *e, int v);

@@ -18,10 +18,15 @@ struct csv_state {
 	struct trace_out *o;
 	struct trace_names names;
 	int explain;
-	struct tr_counter t, seq; /* the last record's */
+	size_t most; /* trace_record_most */
+	struct tr_tseq ts; /* "t,seq," */
 	struct tr_small ints[TR_SMALL];
+	struct tr_small2 pairs[TR_SMALL2 * TR_SMALL2]; /* "p,m," and "by_m,by_p," */
 	/* each name with its comma, for the columns ev, from/to and reason */
 	struct tr_frags ev, place, mstate, pstate, cpustate, reason;
+	/* a G record's: from and to as one (from << 4 | to); the reason with
+	 * the five empty integers after it (victim .. ran_us); the wait */
+	struct tr_frags g_from_to, g_reason, wait;
 };
 
 static int csv_frags(struct csv_state *c)
@@ -30,7 +35,10 @@ static int csv_frags(struct csv_state *c)
 	       tr_frags_set(&c->mstate, MS__N, sim_mstate_name, "", ",") |
 	       tr_frags_set(&c->pstate, PS__N, sim_pstate_name, "", ",") |
 	       tr_frags_set(&c->cpustate, CPU__N, sim_cpustate_name, "", ",") |
-	       tr_frags_set(&c->reason, R__N, sim_reason_name, "", ",");
+	       tr_frags_set(&c->reason, R__N, sim_reason_name, "", ",") |
+	       tr_frags_set(&c->g_reason, R__N, sim_reason_name, "", ",-1,-1,-1,-1,-1,") |
+	       tr_frags_set(&c->wait, WR__N, sim_waitreason_name, "", ",") | tr_frags_pair(&c->g_from_to, PL__N, sim_place_name, "", ",", ",") |
+	       tr_tseq_init(&c->ts, "", ",", ",") | tr_small2_init(c->pairs, "");
 }
 
 static void *csv_open(struct trace_out *o, const struct trace_meta *m)
@@ -39,9 +47,10 @@ static void *csv_open(struct trace_out *o, const struct trace_meta *m)
 	if (!c)
 		return NULL;
 	c->o = o;
-	c->t = c->seq = (struct tr_counter)TR_COUNTER_INIT;
 	tr_small_init(c->ints);
-	if (csv_frags(c) != 0 || trace_names_init(&c->names, m) != 0) {
+	if (csv_frags(c) != 0 || trace_names_init(&c->names, m) != 0 ||
+	    trace_out_room(o, c->most = trace_record_most(&c->names, 1)) != 0) {
+		trace_names_release(&c->names);
 		free(c);
 		return NULL;
 	}
@@ -53,18 +62,13 @@ static void *csv_open(struct trace_out *o, const struct trace_meta *m)
 	return c;
 }
 
-/* The columns from .. ran_us, each followed by its comma: a kind's own
- * values, -1 or empty for the rest (constant runs copied as one). */
+/* The columns from .. ran_us of a record of another kind than g, each
+ * followed by its comma: a kind's own values, -1 or empty for the rest
+ * (constant runs copied as one). */
 static char *cols_kind(char *p, const struct csv_state *c, const struct sim_event *e)
 {
 	const struct tr_frags *states = &c->pstate;
 	switch (e->ev) {
-	case EV_G:
-		p = tr_put_frag(p, tr_frag_of(&c->place, e->from));
-		p = tr_put_frag(p, tr_frag_of(&c->place, e->to));
-		p = tr_put_ic(p, c->ints, e->from_p);
-		p = tr_put_frag(p, tr_frag_of(&c->reason, e->reason));
-		return TR_PUT_LIT(p, "-1,-1,-1,-1,-1,");
 	case EV_M:
 		states = &c->mstate;
 		break;
@@ -88,48 +92,97 @@ static char *cols_kind(char *p, const struct csv_state *c, const struct sim_even
 	return TR_PUT_LIT(p, "-1,,-1,-1,-1,-1,-1,");
 }
 
-/* The columns fn, wait, chan (and with --explain rule, rule_n) and the
- * line's end. */
-static char *cols_tail(char *p, const struct csv_state *c, const struct sim_event *e, const struct tr_str *fn,
-		       const struct tr_str *ch)
+/* With --explain, the columns rule (quoted: it has commas) and rule_n. */
+static char *cols_rule(char *p, const struct sim_event *e)
 {
+	p = e->rule ? tr_put_s(TR_PUT_LIT(p, ",\""), sim_rule_name(e->rule)) : TR_PUT_LIT(p, ",");
+	p = e->rule ? TR_PUT_LIT(p, "\",") : TR_PUT_LIT(p, ",");
+	return tr_put_i(p, e->rule_n);
+}
+
+/* The columns fn (empty: only a g record has one), wait, chan (and rule,
+ * rule_n) and the line's end. */
+static char *cols_tail(char *p, const struct csv_state *c, const struct sim_event *e, const struct tr_str *ch)
+{
+	*p++ = ',';
+	if (e->ev == EV_SUDOG)
+		p = tr_put_frag(p, tr_frag_of(&c->wait, e->wait));
+	else
+		*p++ = ',';
+	if (ch)
+		p = tr_put_str(p, ch);
+	if (c->explain)
+		p = cols_rule(p, e);
+	*p++ = '\n';
+	return p;
+}
+
+/* A record of any kind but g. */
+__attribute__((noinline)) static int csv_other(struct csv_state *c, const struct sim_event *e)
+{
+	char *p = trace_record_begin(c->o, c->most);
+	if (!p)
+		return -1;
+	p = tr_put_tseq(p, &c->ts, e->t, e->seq);
+	p = tr_put_frag(p, tr_frag_of(&c->ev, e->ev));
+	p = tr_put_ic(p, c->ints, e->g);
+	p = tr_put_ic2(p, c->pairs, c->ints, e->p, e->m, "", 0);
+	p = cols_kind(p, c, e);
+	p = tr_put_ic2(p, c->pairs, c->ints, e->by_m, e->by_p, "", 0);
+	return trace_record_end(c->o, cols_tail(p, c, e, trace_record_chan(&c->names, e, 1)));
+}
+
+/* A g record's columns fn, wait, chan (rule, rule_n) and the line's end,
+ * when it has any of them. */
+static char *g_tail(char *p, const struct csv_state *c, const struct sim_event *e)
+{
+	const struct tr_str *fn = trace_record_fn(&c->names, e, 1), *ch = trace_record_chan(&c->names, e, 1);
 	if (fn)
 		p = tr_put_str(p, fn);
 	*p++ = ',';
-	if ((e->ev == EV_G || e->ev == EV_SUDOG) && e->wait)
-		p = tr_put_s(p, sim_waitreason_name(e->wait));
-	*p++ = ',';
+	if (e->wait)
+		p = tr_put_frag(p, tr_frag_of(&c->wait, e->wait));
+	else
+		*p++ = ',';
 	if (ch)
 		p = tr_put_str(p, ch);
-	if (c->explain) { /* the rule is quoted: it has commas */
-		p = e->rule ? tr_put_s(TR_PUT_LIT(p, ",\""), sim_rule_name(e->rule)) : TR_PUT_LIT(p, ",");
-		p = e->rule ? TR_PUT_LIT(p, "\",") : TR_PUT_LIT(p, ",");
-		p = tr_put_i(p, e->rule_n);
-	}
+	if (c->explain)
+		p = cols_rule(p, e);
 	*p++ = '\n';
 	return p;
+}
+
+/* A g record, nearly every one: its columns in order, the constant runs
+ * and the pairs (p, m), (from, to), (by_m, by_p) as one block each. */
+static int csv_g(struct csv_state *c, const struct sim_event *e)
+{
+	char *p = trace_record_begin(c->o, c->most);
+	if (!p)
+		return -1;
+	p = tr_put_tseq(p, &c->ts, e->t, e->seq);
+	p = TR_PUT_LIT(p, "g,");
+	p = tr_put_ic(p, c->ints, e->g);
+	p = tr_put_ic2(p, c->pairs, c->ints, e->p, e->m, "", 0);
+	if (tr_pair_fits(e->from, e->to)) {
+		p = tr_put_frag(p, tr_frag_of(&c->g_from_to, tr_pair(e->from, e->to)));
+	} else {
+		p = tr_put_frag(p, tr_frag_of(&c->place, e->from));
+		p = tr_put_frag(p, tr_frag_of(&c->place, e->to));
+	}
+	p = tr_put_ic(p, c->ints, e->from_p);
+	p = tr_put_frag(p, tr_frag_of(&c->g_reason, e->reason));
+	p = tr_put_ic2(p, c->pairs, c->ints, e->by_m, e->by_p, "", 0);
+	if (__builtin_expect((e->from == PL_NEW) | e->wait | c->explain, 0))
+		p = g_tail(p, c, e);
+	else
+		p = TR_PUT_LIT(p, ",,\n");
+	return trace_record_end(c->o, p);
 }
 
 static int csv_event(void *st, const struct sim_event *e)
 {
 	struct csv_state *c = st;
-	const struct tr_str *fn = trace_record_fn(&c->names, e, 1), *ch = trace_record_chan(&c->names, e, 1);
-	size_t names = (fn ? fn->len : 0) + (ch ? ch->len : 0);
-	char *buf = trace_record_begin(c->o, TRACE_MAX_RECORD + TRACE_FRAG_SLACK + names), *p = buf;
-	if (!buf)
-		return -1;
-	p = tr_put_counter(p, &c->t, e->t);
-	*p++ = ',';
-	p = tr_put_counter(p, &c->seq, (int64_t)e->seq);
-	*p++ = ',';
-	p = tr_put_frag(p, tr_frag_of(&c->ev, e->ev));
-	p = tr_put_ic(p, c->ints, e->g);
-	p = tr_put_ic(p, c->ints, e->p);
-	p = tr_put_ic(p, c->ints, e->m);
-	p = cols_kind(p, c, e);
-	p = tr_put_ic(p, c->ints, e->by_m);
-	p = tr_put_ic(p, c->ints, e->by_p);
-	return trace_record_end(c->o, buf, cols_tail(p, c, e, fn, ch));
+	return e->ev == EV_G ? csv_g(c, e) : csv_other(c, e);
 }
 
 static int csv_close(void *st, const struct sim_summary *sum)

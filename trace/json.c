@@ -8,7 +8,6 @@
 struct json_state {
 	struct trace_out *o;
 	struct trace_json_fmt fmt;
-	int64_t n;
 };
 
 static void *json_open(struct trace_out *o, const struct trace_meta *m)
@@ -17,7 +16,7 @@ static void *json_open(struct trace_out *o, const struct trace_meta *m)
 	if (!j)
 		return NULL;
 	j->o = o;
-	if (trace_json_fmt_init(&j->fmt, m) != 0) {
+	if (trace_json_fmt_init(&j->fmt, o, m, 0) != 0) {
 		trace_json_fmt_release(&j->fmt);
 		free(j);
 		return NULL;
@@ -34,7 +33,7 @@ static void *json_open(struct trace_out *o, const struct trace_meta *m)
 static int json_event(void *st, const struct sim_event *e)
 {
 	struct json_state *j = st;
-	return trace_record_json(j->o, &j->fmt, e, ",\n", j->n++ > 0 ? 2 : 0, "", 0);
+	return trace_record_json(&j->fmt, e);
 }
 
 static int json_close(void *st, const struct sim_summary *sum)

@@ -15,7 +15,7 @@ static void *jsonl_open(struct trace_out *o, const struct trace_meta *m)
 	if (!j)
 		return NULL;
 	j->o = o;
-	if (trace_json_fmt_init(&j->fmt, m) != 0) {
+	if (trace_json_fmt_init(&j->fmt, o, m, 1) != 0) {
 		trace_json_fmt_release(&j->fmt);
 		free(j);
 		return NULL;
@@ -26,7 +26,7 @@ static void *jsonl_open(struct trace_out *o, const struct trace_meta *m)
 static int jsonl_event(void *st, const struct sim_event *e)
 {
 	struct jsonl_state *j = st;
-	return trace_record_json(j->o, &j->fmt, e, "", 0, "\n", 1);
+	return trace_record_json(&j->fmt, e);
 }
 
 static int jsonl_close(void *st, const struct sim_summary *sum)

@@ -37,20 +37,11 @@ static char *state_from_to(char *p, const struct trace_json_fmt *f, const struct
 	return tr_put_frag(p, tr_frag_of(to, e->to));
 }
 
-/* The record's fields after by_p, each followed by a comma. */
+/* The record's fields after by_p, each followed by a comma (a g record's
+ * are json_g's). */
 static char *event_json_kind(char *p, const struct trace_json_fmt *f, const struct sim_event *e)
 {
 	switch (e->ev) {
-	case EV_G:
-		p = tr_put_frag(p, tr_frag_of(&f->gfrom, e->from));
-		p = tr_put_frag(p, tr_frag_of(&f->gto, e->to));
-		p = put_kv_i(p, f, "\"from_p\":", e->from_p);
-		p = tr_put_frag(p, tr_frag_of(&f->reason, e->reason));
-		if (e->wait)
-			p = tr_put_frag(p, tr_frag_of(&f->wait, e->wait));
-		if (e->obj >= 0 && !trace_is_chan_wait(e->wait))
-			p = put_kv_i(p, f, "\"obj\":", e->obj);
-		return p;
 	case EV_M:
 	case EV_P:
 	case EV_CPU:
@@ -77,23 +68,41 @@ static char *event_json_kind(char *p, const struct trace_json_fmt *f, const stru
 	}
 }
 
-/* The record's fixed fields into p (TRACE_MAX_RECORD bytes and the
- * slack), each followed by a comma. */
-static char *event_json(char *p, struct trace_json_fmt *f, const struct sim_event *e)
+/* The fields from ev to by_p of a record of another kind than g. */
+__attribute__((noinline)) static char *event_json_other(char *p, const struct trace_json_fmt *f,
+							const struct sim_event *e)
 {
-	p = tr_put_counter(TR_PUT_LIT(p, "{\"t\":"), &f->t, e->t);
-	p = tr_put_counter(TR_PUT_LIT(p, ",\"seq\":"), &f->seq, (int64_t)e->seq);
-	p = tr_put_frag(p, tr_frag_of(&f->ev, e->ev)); /* ,"ev":"g","g": */
+	p = tr_put_frag(p, tr_frag_of(&f->ev, e->ev)); /* ,"ev":"m","g": */
 	p = tr_put_ic(p, f->ints, e->g);
 	p = put_kv_i(p, f, "\"p\":", e->p);
 	p = put_kv_i(p, f, "\"m\":", e->m);
 	p = put_kv_i(p, f, "\"by_m\":", e->by_m);
 	p = put_kv_i(p, f, "\"by_p\":", e->by_p);
-	p = event_json_kind(p, f, e);
-	if (e->rule) { /* --explain */
-		p = put_kv_s(p, "\"rule\":\"", sim_rule_name(e->rule));
-		p = put_kv_i(p, f, "\"rule_n\":", e->rule_n);
+	return event_json_kind(p, f, e);
+}
+
+/* A g record's fields from ev on (nearly every record), from and to with
+ * the key after them as one fragment. */
+static char *event_json_g(char *p, const struct trace_json_fmt *f, const struct sim_event *e)
+{
+	p = TR_PUT_LIT(p, ",\"ev\":\"g\",\"g\":");
+	p = tr_put_ic(p, f->ints, e->g);
+	p = put_kv_i(p, f, "\"p\":", e->p);
+	p = put_kv_i(p, f, "\"m\":", e->m);
+	p = put_kv_i(p, f, "\"by_m\":", e->by_m);
+	p = put_kv_i(p, f, "\"by_p\":", e->by_p);
+	if (tr_pair_fits(e->from, e->to)) {
+		p = tr_put_frag48(p, &f->g_from_to.f[tr_pair(e->from, e->to)]);
+	} else {
+		p = tr_put_frag(p, tr_frag_of(&f->gfrom, e->from));
+		p = TR_PUT_LIT(tr_put_frag(p, tr_frag_of(&f->gto, e->to)), "\"from_p\":");
 	}
+	p = tr_put_ic(p, f->ints, e->from_p);
+	p = tr_put_frag(p, tr_frag_of(&f->reason, e->reason));
+	if (e->wait)
+		p = tr_put_frag(p, tr_frag_of(&f->wait, e->wait));
+	if (e->obj >= 0 && !trace_is_chan_wait(e->wait))
+		p = put_kv_i(p, f, "\"obj\":", e->obj);
 	return p;
 }
 
@@ -137,15 +146,23 @@ static int set_str(struct tr_str *s, char *text)
 	return text ? 0 : -1;
 }
 
-static int quote_all(struct tr_str **json, struct tr_str **csv, int n, const char *const *names)
+/* Each name quoted both ways; most_json, most_csv grow by the longest's. */
+static int quote_all(struct tr_str **json, struct tr_str **csv, int n, const char *const *names, size_t *most_json,
+		     size_t *most_csv)
 {
 	*json = calloc((size_t)n + 1, sizeof **json);
 	*csv = calloc((size_t)n + 1, sizeof **csv);
 	if (!*json || !*csv)
 		return -1;
-	for (int i = 0; i < n; i++)
+	size_t mj = 0, mc = 0;
+	for (int i = 0; i < n; i++) {
 		if (set_str(&(*json)[i], json_quoted(names[i])) != 0 || set_str(&(*csv)[i], csv_quoted(names[i])) != 0)
 			return -1;
+		mj = (*json)[i].len > mj ? (*json)[i].len : mj;
+		mc = (*csv)[i].len > mc ? (*csv)[i].len : mc;
+	}
+	*most_json += mj;
+	*most_csv += mc;
 	return 0;
 }
 
@@ -153,8 +170,8 @@ int trace_names_init(struct trace_names *nm, const struct trace_meta *m)
 {
 	*nm = (struct trace_names){ .nfuncs = m->func_names ? m->nfuncs : 0,
 				    .nchans = m->chan_names ? m->nchans : 0 };
-	if (quote_all(&nm->fn_json, &nm->fn_csv, nm->nfuncs, m->func_names) != 0 ||
-	    quote_all(&nm->chan_json, &nm->chan_csv, nm->nchans, m->chan_names) != 0) {
+	if (quote_all(&nm->fn_json, &nm->fn_csv, nm->nfuncs, m->func_names, &nm->most_json, &nm->most_csv) != 0 ||
+	    quote_all(&nm->chan_json, &nm->chan_csv, nm->nchans, m->chan_names, &nm->most_json, &nm->most_csv) != 0) {
 		trace_names_release(nm);
 		return -1;
 	}
@@ -179,15 +196,17 @@ void trace_names_release(struct trace_names *nm)
 
 /* ---- the json formatter --------------------------------------------- */
 
-int trace_json_fmt_init(struct trace_json_fmt *f, const struct trace_meta *m)
+int trace_json_fmt_init(struct trace_json_fmt *f, struct trace_out *o, const struct trace_meta *m, int jsonl)
 {
-	f->t = f->seq = (struct tr_counter)TR_COUNTER_INIT;
+	*f = (struct trace_json_fmt){ .o = o, .jsonl = jsonl, .first = 1 };
 	tr_small_init(f->ints);
-	if (tr_frags_set(&f->ev, EV__N, sim_ev_name, ",\"ev\":\"", "\",\"g\":") != 0 ||
+	if (tr_tseq_init(&f->ts, "{\"t\":", ",\"seq\":", "") != 0 ||
+	    tr_frags_set(&f->ev, EV__N, sim_ev_name, ",\"ev\":\"", "\",\"g\":") != 0 ||
 	    tr_frags_set(&f->reason, R__N, sim_reason_name, "\"reason\":\"", "\",") != 0 ||
 	    tr_frags_set(&f->wait, WR__N, sim_waitreason_name, "\"wait\":\"", "\",") != 0 ||
 	    tr_frags_set(&f->gfrom, PL__N, sim_place_name, "\"from\":\"", "\",") != 0 ||
 	    tr_frags_set(&f->gto, PL__N, sim_place_name, "\"to\":\"", "\",") != 0 ||
+	    tr_frags48_pair(&f->g_from_to, PL__N, sim_place_name, "\"from\":\"", "\",\"to\":\"", "\",\"from_p\":") != 0 ||
 	    tr_frags_set(&f->mfrom, MS__N, sim_mstate_name, "\"from\":\"", "\",") != 0 ||
 	    tr_frags_set(&f->mto, MS__N, sim_mstate_name, "\"to\":\"", "\",") != 0 ||
 	    tr_frags_set(&f->pfrom, PS__N, sim_pstate_name, "\"from\":\"", "\",") != 0 ||
@@ -195,28 +214,43 @@ int trace_json_fmt_init(struct trace_json_fmt *f, const struct trace_meta *m)
 	    tr_frags_set(&f->cfrom, CPU__N, sim_cpustate_name, "\"from\":\"", "\",") != 0 ||
 	    tr_frags_set(&f->cto, CPU__N, sim_cpustate_name, "\"to\":\"", "\",") != 0)
 		return -1;
-	return trace_names_init(&f->names, m);
+	if (trace_names_init(&f->names, m) != 0)
+		return -1;
+	f->most = trace_record_most(&f->names, 0);
+	return trace_out_room(o, f->most);
 }
 
 void trace_json_fmt_release(struct trace_json_fmt *f) { trace_names_release(&f->names); }
 
-int trace_record_json(struct trace_out *o, struct trace_json_fmt *f, const struct sim_event *e, const char *pre,
-		      size_t npre, const char *post, size_t npost)
+/* After the first record of a json document, every record opens with the
+ * ",\n" that separates it from the last. */
+static void json_after_first(struct trace_json_fmt *f)
 {
-	const struct tr_str *fn = trace_record_fn(&f->names, e, 0), *ch = trace_record_chan(&f->names, e, 0);
-	size_t names = (fn ? fn->len + 8 : 0) + (ch ? ch->len + 8 : 0);
-	char *buf = trace_record_begin(o, npre + TRACE_MAX_RECORD + TRACE_FRAG_SLACK + names + npost);
-	if (!buf)
+	f->first = 0;
+	if (!f->jsonl)
+		tr_tseq_init(&f->ts, ",\n{\"t\":", ",\"seq\":", "");
+}
+
+int trace_record_json(struct trace_json_fmt *f, const struct sim_event *e)
+{
+	char *p = trace_record_begin(f->o, f->most);
+	if (!p)
 		return -1;
-	for (size_t i = 0; i < npre; i++) /* a byte or two: no call */
-		buf[i] = pre[i];
-	char *p = event_json(buf + npre, f, e);
+	p = tr_put_tseq(p, &f->ts, e->t, e->seq);
+	p = e->ev == EV_G ? event_json_g(p, f, e) : event_json_other(p, f, e);
+	if (e->rule) { /* --explain */
+		p = put_kv_s(p, "\"rule\":\"", sim_rule_name(e->rule));
+		p = put_kv_i(p, f, "\"rule_n\":", e->rule_n);
+	}
+	const struct tr_str *fn = trace_record_fn(&f->names, e, 0), *ch = trace_record_chan(&f->names, e, 0);
 	if (fn)
 		p = TR_PUT_LIT(tr_put_str(TR_PUT_LIT(p, "\"fn\":"), fn), ",");
 	if (ch)
 		p = TR_PUT_LIT(tr_put_str(TR_PUT_LIT(p, "\"chan\":"), ch), ",");
 	p[-1] = '}'; /* the last field's comma */
-	for (size_t i = 0; i < npost; i++)
-		*p++ = post[i];
-	return trace_record_end(o, buf, p);
+	*p = '\n';
+	p += f->jsonl;
+	if (f->first)
+		json_after_first(f);
+	return trace_record_end(f->o, p);
 }

@@ -44,29 +44,121 @@ int tr_frags_set(struct tr_frags *t, int n, const char *(*name)(int), const char
 	return 0;
 }
 
-/* c's text plus d (1..9), in place; -1 when it gets a digit more. */
-static int counter_add(struct tr_counter *c, int d)
+/* The pair table's slots, each size bytes: the text, its length last. */
+static int pair_set(char *slots, size_t size, int n, const char *(*name)(int), const char *pre, const char *mid,
+		    const char *post)
 {
-	int i = c->len - 1, x = c->s[i] - '0' + d;
-	if (x >= 10) { /* carry through the nines */
-		x -= 10;
-		int k = i - 1;
-		while (k >= 0 && c->s[k] == '9')
-			c->s[k--] = '0';
-		if (k < 0)
+	for (int i = 0; i < 256; i++) {
+		const char *a = name(i >> 4 < n ? i >> 4 : n), *b = name((i & 15) < n ? i & 15 : n);
+		char *f = slots + (size_t)i * size;
+		int len = snprintf(f, size, "%s%s%s%s%s", pre, a, mid, b, post);
+		if (len < 0 || (size_t)len >= size)
 			return -1;
-		c->s[k]++;
+		f[size - 1] = (char)len;
 	}
-	c->s[i] = (char)('0' + x);
 	return 0;
 }
 
-void tr_counter_set(struct tr_counter *c, int64_t v)
+int tr_frags_pair(struct tr_frags *t, int n, const char *(*name)(int), const char *pre, const char *mid,
+		  const char *post)
 {
-	uint64_t d = (uint64_t)v - (uint64_t)c->v;
-	if (!(v > c->v && c->v >= 0 && d < 10 && counter_add(c, (int)d) == 0))
-		c->len = (uint8_t)(tr_put_i(c->s, v) - c->s);
-	c->v = v;
+	memset(t, 0, sizeof *t);
+	return pair_set((char *)t->f, sizeof t->f[0], n, name, pre, mid, post);
+}
+
+int tr_frags48_pair(struct tr_frags48 *t, int n, const char *(*name)(int), const char *pre, const char *mid,
+		    const char *post)
+{
+	memset(t, 0, sizeof *t);
+	return pair_set((char *)t->f, sizeof t->f[0], n, name, pre, mid, post);
+}
+
+int tr_tseq_init(struct tr_tseq *c, const char *pre, const char *mid, const char *post)
+{
+	size_t a = strlen(pre), b = strlen(mid), d = strlen(post);
+	if (a > TR_TSEQ_PRE || b > TR_TSEQ_PRE || d > TR_TSEQ_PRE)
+		return -1;
+	*c = (struct tr_tseq){ .t = INT64_MIN, .npre = (uint8_t)a, .nmid = (uint8_t)b, .npost = (uint8_t)d };
+	memcpy(c->pre, pre, a);
+	memcpy(c->mid, mid, b);
+	memcpy(c->post, post, d);
+	return 0;
+}
+
+/* The decimal text s[from..last] plus d (1..9), in place; -1 (s as it
+ * was, but for a run of nines) when it would take a digit more. */
+static inline int digits_add(char *s, int from, int last, uint64_t d)
+{
+	int x = s[last] - '0' + (int)d;
+	if (x < 10) {
+		s[last] = (char)('0' + x);
+		return 0;
+	}
+	int k = last - 1;
+	while (k >= from && s[k] == '9')
+		k--;
+	if (k < from)
+		return -1;
+	s[k]++;
+	for (int i = k + 1; i < last; i++)
+		s[i] = '0';
+	s[last] = (char)('0' + x - 10);
+	return 0;
+}
+
+/* The text from seq on: seq's digits and post. */
+static void tseq_tail(struct tr_tseq *c, char *p, uint64_t seq)
+{
+	c->seq_at = (uint8_t)(p - c->s);
+	p = tr_put_i(p, (int64_t)seq);
+	c->last = (uint8_t)(p - 1 - c->s);
+	memcpy(p, c->post, TR_TSEQ_PRE);
+	c->len = (uint8_t)(p + c->npost - c->s);
+}
+
+/* The whole text (64 bytes hold any t and seq, 19 and 20 digits at most,
+ * with three texts of 8). */
+static void tseq_write(struct tr_tseq *c, int64_t t, uint64_t seq)
+{
+	memcpy(c->s, c->pre, TR_TSEQ_PRE);
+	char *p = tr_put_i(c->s + c->npre, t);
+	c->t_last = (uint8_t)(p - 1 - c->s);
+	memcpy(p, c->mid, TR_TSEQ_PRE);
+	tseq_tail(c, p + c->nmid, seq);
+}
+
+/* A step of t or seq under 10 is added to its digits in place (its length
+ * the same); anything else rewrites the text from the number on. seq is
+ * an event count: under 2^63. */
+void tr_tseq_set(struct tr_tseq *c, int64_t t, uint64_t seq)
+{
+	if (t != c->t) {
+		uint64_t dt = (uint64_t)t - (uint64_t)c->t;
+		if (!(t > c->t && c->t >= 0 && dt < 10 && digits_add(c->s, c->npre, c->t_last, dt) == 0)) {
+			c->t = t;
+			c->seq = seq;
+			tseq_write(c, t, seq);
+			return;
+		}
+		c->t = t;
+	}
+	uint64_t ds = seq - c->seq;
+	if (!(seq > c->seq && ds < 10 && digits_add(c->s, c->seq_at, c->last, ds) == 0))
+		tseq_tail(c, c->s + c->seq_at, seq);
+	c->seq = seq;
+}
+
+int tr_small2_init(struct tr_small2 t[TR_SMALL2 * TR_SMALL2], const char *key)
+{
+	for (int i = 0; i < TR_SMALL2 * TR_SMALL2; i++) {
+		struct tr_small2 *f = &t[i];
+		memset(f, 0, sizeof *f);
+		int len = snprintf(f->s, sizeof f->s, "%d,%s%d,", (i >> 5) - 1, key, (i & 31) - 1);
+		if (len < 0 || (size_t)len >= sizeof f->s)
+			return -1;
+		f->len = (uint8_t)len;
+	}
+	return 0;
 }
 
 void tr_small_init(struct tr_small t[TR_SMALL])
@@ -79,22 +171,30 @@ void tr_small_init(struct tr_small t[TR_SMALL])
 	}
 }
 
-char *trace_record_begin_slow(struct trace_out *o, size_t n)
+int trace_out_room(struct trace_out *o, size_t n)
 {
-	return n <= TRACE_BUF ? trace_out_reserve(o, n) : malloc(n);
+	if (n > o->cap / 2) {
+		if (n > SIZE_MAX / 2 || trace_out_flush(o) != 0)
+			return -1;
+		char *b = realloc(o->buf, 2 * n);
+		if (!b)
+			return -1;
+		o->buf = b;
+		o->cap = 2 * n;
+	}
+	return 0;
 }
 
-int trace_record_end_slow(struct trace_out *o, char *start, char *end)
+char *trace_record_begin_slow(struct trace_out *o, size_t n)
 {
-	int rc = trace_out_put(o, start, (size_t)(end - start));
-	free(start);
-	return rc;
+	return trace_out_flush(o) == 0 && n <= o->cap ? o->buf : NULL;
 }
 
 int trace_out_flush(struct trace_out *o)
 {
 	if (!o->failed && o->len > 0 && fwrite(o->buf, 1, o->len, o->f) != o->len)
 		o->failed = 1;
+	o->bytes += (int64_t)o->len;
 	o->len = 0;
 	return o->failed ? -1 : 0;
 }
@@ -104,7 +204,7 @@ int trace_out_flush(struct trace_out *o)
 int trace_out_put_slow(struct trace_out *o, const char *s, size_t n)
 {
 	trace_out_flush(o);
-	if (n <= TRACE_BUF)
+	if (n <= o->cap)
 		return trace_out_put(o, s, n);
 	if (!o->failed && fwrite(s, 1, n, o->f) != n)
 		o->failed = 1;
@@ -112,7 +212,7 @@ int trace_out_put_slow(struct trace_out *o, const char *s, size_t n)
 	return o->failed ? -1 : 0;
 }
 
-int64_t trace_bytes(const struct trace_writer *w) { return w ? w->out.bytes : 0; }
+int64_t trace_bytes(const struct trace_writer *w) { return w ? w->out.bytes + (int64_t)w->out.len : 0; }
 
 const char *trace_error(const struct trace_writer *w) { return w ? w->out.error : NULL; }
 
@@ -160,6 +260,7 @@ struct trace_writer *trace_open(FILE *f, enum trace_format fmt, const struct tra
 	w->out.f = f;
 	w->ops = backends[fmt];
 	w->out.buf = malloc(TRACE_BUF);
+	w->out.cap = TRACE_BUF;
 	w->st = w->out.buf ? w->ops->open(&w->out, meta ? meta : &none) : NULL;
 	if (!w->st) {
 		free(w->out.buf);
