@@ -619,6 +619,10 @@ static int report(struct run *r, struct sim *s, enum sim_status st)
 {
 	if (interrupted)
 		return report_interrupt(r);
+	if (st == SIM_ABORTED && !r->io_what && trace_write_errno(r->tw)) { /* trace_event_direct's */
+		r->io_errno = trace_write_errno(r->tw);
+		r->io_what = r->trace.path;
+	}
 	if (st == SIM_ABORTED && r->tw && trace_error(r->tw)) {
 		msg_error("%s: %s (a bug in gosim)", r->trace.path, trace_error(r->tw));
 		return EXIT_INVARIANT;
@@ -753,6 +757,8 @@ int run_main(struct opts *o)
 	if (rc == 0) {
 		struct sim_sink sink = { .ctx = &r, .event = r.tw || r.rep ? sink_event : NULL,
 					 .schedtrace = o->cfg.schedtrace_ms ? sink_schedtrace : NULL, .progress = progress };
+		if (r.tw && !r.rep) /* the records straight to the trace */
+			sink.event = trace_event_direct(r.tw, &sink.event_ctx);
 		s = sim_new(&o->cfg, r.prog, &sink, &err);
 		if (!s) {
 			msg_error("%s", err.msg);

@@ -222,6 +222,8 @@ struct sim *sim_new(const struct sim_config *cfg, const struct program *prog,
 	s->prog = prog;
 	if (sink)
 		s->sink = *sink;
+	if (!s->sink.event_ctx)
+		s->sink.event_ctx = s->sink.ctx;
 	s->status = SIM_RUNNING;
 	s->nprocs = cfg->procs;
 	if (cfg->model == MODEL_RUNTIME) /* the seed model follows no release's rules */

@@ -83,21 +83,30 @@ static inline int fold(struct sim *s, uint64_t w0, uint64_t w1)
 	return (uint64_t)++s->sum.events % SIM_PROGRESS_EVENTS == 0;
 }
 
-/* The full record for the sink: t, seq, the acting M and P, a pending
- * --explain rule. Returns -1 if the sink stops the run. */
-static int deliver(struct sim *s, struct sim_event *e)
+/* --explain: the pending rule for e's kind, taken. */
+static void take_rule(struct sim *s, struct sim_event *e)
 {
-	e->t = s->now;
-	e->seq = (uint64_t)s->sum.events - 1;
-	e->by_m = s->actor_m;
-	e->by_p = s->actor_m >= 0 ? s->allm[s->actor_m].p : -1;
 	for (int i = 0; i < 2; i++)
 		if (s->rule_pending[i].rule && s->rule_pending[i].ev == e->ev) {
 			e->rule = s->rule_pending[i].rule;
 			e->rule_n = s->rule_pending[i].n;
 			s->rule_pending[i].rule = 0;
 		}
-	if (s->sink.event(s->sink.ctx, e) != 0) {
+}
+
+/* The full record for the sink: t, seq, the acting M and P, a pending
+ * --explain rule (only sim_rule sets one, and only with it). Returns -1
+ * if the sink stops the run. */
+static inline int deliver(struct sim *s, struct sim_event *e)
+{
+	int32_t mi = s->actor_m;
+	e->t = s->now;
+	e->seq = (uint64_t)s->sum.events - 1;
+	e->by_m = mi;
+	e->by_p = mi >= 0 ? s->allm[mi].p : -1;
+	if (s->cfg.explain)
+		take_rule(s, e);
+	if (s->sink.event(s->sink.event_ctx, e) != 0) {
 		if (s->status == SIM_RUNNING)
 			s->status = SIM_ABORTED;
 		return -1;
@@ -180,21 +189,24 @@ static int queued_place(int pl) { return place_in(PL_QUEUED, pl); }
 
 /* What a G's move does besides the fingerprint, when anything is asked:
  * --check's log, a progress poll, the EV_G record for the sink. Kept out
- * of line and called last, so the lean path saves no registers for it. */
-__attribute__((noinline)) static void move_g_slow(struct sim *s, int32_t gi, int from, int32_t from_p,
-							int reason, int wait, int32_t obj, int poll)
+ * of line and called last, so the lean path saves no registers for it;
+ * k packs from, reason, wait and poll (a byte each), so that every
+ * argument is in a register. */
+#define MOVE_K(from, reason, wait, poll) ((uint32_t)(from) | (uint32_t)(reason) << 8 | (uint32_t)(wait) << 16 | (uint32_t)(poll) << 24)
+__attribute__((noinline)) static void move_g_slow(struct sim *s, int32_t gi, uint32_t k, int32_t from_p, int32_t m,
+							int32_t obj)
 {
 	if (s->cfg.check)
 		sim_check_touch(s, gi);
-	if (poll)
+	if (k >> 24)
 		sim_poll(s);
 	if (!s->sink.event)
 		return;
 	const struct g *gp = &s->allg[gi];
-	struct sim_event e = { .ev = EV_G, .g = gp->goid, .p = gp->p, .m = g_m(s, gp),
-			       .from = (uint8_t)from, .to = (uint8_t)gp->place,
-			       .from_p = from_p, .reason = (uint8_t)reason,
-			       .fn = from == PL_NEW ? (int32_t)gp->fn : -1, .obj = obj, .wait = (uint8_t)wait };
+	int from = (uint8_t)k;
+	struct sim_event e = { .ev = EV_G, .g = gp->goid, .p = gp->p, .m = m, .from = (uint8_t)from,
+			       .to = gp->place, .from_p = from_p, .reason = (uint8_t)(k >> 8),
+			       .fn = from == PL_NEW ? (int32_t)gp->fn : -1, .obj = obj, .wait = (uint8_t)(k >> 16) };
 	deliver(s, &e);
 }
 
@@ -212,7 +224,7 @@ static inline void move_g(struct sim *s, int32_t gi, int to, int32_t pi, int rea
 	int32_t m = to == PL_RUNNING ? s->allp[pi].m : to == PL_SYSCALL ? gp->schedlink : -1;
 	int poll = fold(s, fp_w0_g(from, to, reason, p, from_p), pair(gp->goid, m));
 	if (poll | (s->sink.event != NULL) | s->cfg.check)
-		move_g_slow(s, gi, from, from_p, reason, wait, obj, poll);
+		move_g_slow(s, gi, MOVE_K(from, reason, wait, poll), from_p, m, obj);
 }
 
 void sim_move_g(struct sim *s, int32_t gi, int to, int32_t pi, int reason)

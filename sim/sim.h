@@ -188,14 +188,15 @@ struct sim_event {
 };
 
 /* The sink: where events go. event() returns nonzero to stop the run
- * (SIM_ABORTED), e.g. when its output failed. schedtrace() is called at the
- * sysmon passes where the runtime's schedtrace() would print. progress()
- * is called every SIM_PROGRESS_EVENTS events and every SIM_PROGRESS_EVENTS
- * rounds of the programs' loops (backward jumps in the ops), so that a
- * caller can show progress or stop the run (nonzero) even inside one long
- * instant. */
+ * (SIM_ABORTED), e.g. when its output failed; it gets event_ctx (NULL:
+ * ctx), so that a trace writer's record function can be called directly.
+ * schedtrace() is called at the sysmon passes where the runtime's
+ * schedtrace() would print. progress() is called every SIM_PROGRESS_EVENTS
+ * events and every SIM_PROGRESS_EVENTS rounds of the programs' loops
+ * (backward jumps in the ops), so that a caller can show progress or stop
+ * the run (nonzero) even inside one long instant. */
 struct sim_sink {
-	void *ctx;
+	void *ctx, *event_ctx;
 	int (*event)(void *ctx, const struct sim_event *e);
 	int (*schedtrace)(void *ctx, const struct sim *s);
 	int (*progress)(void *ctx, const struct sim *s);

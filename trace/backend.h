@@ -36,6 +36,7 @@ struct trace_out {
 	const char *error; /* a back end's own failure (static text), see trace_error() */
 	char *buf;         /* cap bytes (TRACE_BUF, or more: trace_out_room); len of them pending */
 	size_t len, cap;
+	int err;           /* the failed write's errno */
 };
 
 /* Writes the pending bytes to f; -1 once anything failed. */
@@ -60,6 +61,7 @@ struct trace_ops {
 	int (*event)(void *st, const struct sim_event *e);
 	int (*close)(void *st, const struct sim_summary *sum);
 	void (*release)(void *st);
+	int direct; /* event() fails only when the output does: trace_event_direct() hands it out */
 };
 
 #define TRACE_OPS_DECL(up, name) extern const struct trace_ops trace_##name##_ops;

@@ -204,5 +204,5 @@ static const char *const csv_suffixes[] = { ".csv", NULL };
 
 const struct trace_ops trace_csv_ops = {
 	.name = "csv", .suffixes = csv_suffixes,
-	.open = csv_open, .event = csv_event, .close = csv_close, .release = csv_release,
+	.open = csv_open, .event = csv_event, .close = csv_close, .release = csv_release, .direct = 1,
 };

@@ -60,5 +60,5 @@ static const char *const json_suffixes[] = { ".json", NULL };
 
 const struct trace_ops trace_json_ops = {
 	.name = "json", .suffixes = json_suffixes,
-	.open = json_open, .event = json_event, .close = json_close, .release = json_release,
+	.open = json_open, .event = json_event, .close = json_close, .release = json_release, .direct = 1,
 };

@@ -48,5 +48,5 @@ static const char *const jsonl_suffixes[] = { ".jsonl", NULL };
 
 const struct trace_ops trace_jsonl_ops = {
 	.name = "jsonl", .suffixes = jsonl_suffixes,
-	.open = jsonl_open, .event = jsonl_event, .close = jsonl_close, .release = jsonl_release,
+	.open = jsonl_open, .event = jsonl_event, .close = jsonl_close, .release = jsonl_release, .direct = 1,
 };

@@ -190,10 +190,16 @@ char *trace_record_begin_slow(struct trace_out *o, size_t n)
 	return trace_out_flush(o) == 0 && n <= o->cap ? o->buf : NULL;
 }
 
+static void out_failed(struct trace_out *o)
+{
+	o->failed = 1;
+	o->err = errno ? errno : EIO;
+}
+
 int trace_out_flush(struct trace_out *o)
 {
 	if (!o->failed && o->len > 0 && fwrite(o->buf, 1, o->len, o->f) != o->len)
-		o->failed = 1;
+		out_failed(o);
 	o->bytes += (int64_t)o->len;
 	o->len = 0;
 	return o->failed ? -1 : 0;
@@ -207,7 +213,7 @@ int trace_out_put_slow(struct trace_out *o, const char *s, size_t n)
 	if (n <= o->cap)
 		return trace_out_put(o, s, n);
 	if (!o->failed && fwrite(s, 1, n, o->f) != n)
-		o->failed = 1;
+		out_failed(o);
 	o->bytes += (int64_t)n;
 	return o->failed ? -1 : 0;
 }
@@ -215,6 +221,8 @@ int trace_out_put_slow(struct trace_out *o, const char *s, size_t n)
 int64_t trace_bytes(const struct trace_writer *w) { return w ? w->out.bytes + (int64_t)w->out.len : 0; }
 
 const char *trace_error(const struct trace_writer *w) { return w ? w->out.error : NULL; }
+
+int trace_write_errno(const struct trace_writer *w) { return w && w->out.failed ? w->out.err : 0; }
 
 uint64_t trace_hash(const void *data, size_t len)
 {
@@ -278,6 +286,14 @@ int trace_event(struct trace_writer *w, const struct sim_event *e)
 	if (w->out.error)
 		w->out.failed = 1;
 	return w->out.failed ? -1 : 0;
+}
+
+static int event_any(void *w, const struct sim_event *e) { return trace_event(w, e); }
+
+trace_event_fn trace_event_direct(struct trace_writer *w, void **ctx)
+{
+	*ctx = w->ops->direct ? w->st : w;
+	return w->ops->direct ? w->ops->event : event_any;
 }
 
 int trace_finish(struct trace_writer *w, const struct sim_summary *sum)

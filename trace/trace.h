@@ -75,6 +75,16 @@ void trace_free(struct trace_writer *w);
 const char *trace_error(const struct trace_writer *w);
 /* Bytes handed to the file so far. */
 int64_t trace_bytes(const struct trace_writer *w);
+/* The errno of the first write to the file that failed; 0 if none did. */
+int trace_write_errno(const struct trace_writer *w);
+
+/* The record function a sink can call for w, and its argument (*ctx):
+ * for a format that fails only when its output does (csv, json, jsonl),
+ * the back end's own, one call fewer on every record; for the others
+ * trace_event() itself, with w. Either returns what trace_event() would;
+ * after a failure trace_write_errno() says why. */
+typedef int (*trace_event_fn)(void *ctx, const struct sim_event *e);
+trace_event_fn trace_event_direct(struct trace_writer *w, void **ctx);
 
 int trace_format_parse(const char *name, enum trace_format *out);
 int trace_format_from_path(const char *path, enum trace_format *out);
