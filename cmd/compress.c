@@ -13,7 +13,7 @@
 #include <zstd.h>
 
 #define COMPRESS_LEVEL 1
-#define OUT_CHUNK (1 << 18) /* compressed bytes handed to the file at a time */
+#define OUT_CHUNK (1 << 18) /* gzip: compressed bytes handed to the file at a time */
 #define IN_BUFFER (1 << 16) /* the cookie stream's own (a write of more goes past it) */
 #define BLOCK (1 << 20)     /* what the compressing thread takes at a time */
 #define NBLOCKS 4           /* the blocks filled and waiting, at most */
@@ -39,6 +39,9 @@ struct zout {
 	pthread_t thread;
 	pthread_mutex_t mu;
 	pthread_cond_t cond; /* a block was handed over, taken, or the stream closes */
+	int frames;          /* zstd: the frames written, one a block */
+	unsigned char *zbuf; /* zstd: a block's frame (zcap bytes, its bound) */
+	size_t zcap;
 	unsigned char out[OUT_CHUNK];
 };
 
@@ -77,20 +80,22 @@ static int put(struct zout *z, size_t n)
 	return 0;
 }
 
-/* Compresses n bytes (end: and ends the stream) into the file. */
+/* A block as a zstd frame of its own, compressed where it is (the
+ * streaming API would first copy it into its window); the end of the
+ * stream adds nothing, but for an empty frame when no block came, so that
+ * the file is a zstd stream all the same. zstd -d reads the frames one
+ * after another as one text. */
 static int zstd_feed(struct zout *z, const char *buf, size_t n, int end)
 {
-	ZSTD_inBuffer in = { buf, n, 0 };
-	for (;;) {
-		ZSTD_outBuffer out = { z->out, sizeof z->out, 0 };
-		size_t left = ZSTD_compressStream2(z->zc, &out, &in, end ? ZSTD_e_end : ZSTD_e_continue);
-		if (ZSTD_isError(left))
-			return fail(z, EIO);
-		if (put(z, out.pos) != 0)
-			return -1;
-		if (end ? left == 0 : in.pos == in.size)
-			return 0;
-	}
+	if (end && z->frames > 0)
+		return 0;
+	size_t k = ZSTD_compress2(z->zc, z->zbuf, z->zcap, buf, n);
+	if (ZSTD_isError(k))
+		return fail(z, EIO);
+	z->frames++;
+	if (fwrite(z->zbuf, 1, k, z->f) != k)
+		return fail(z, errno ? errno : EIO);
+	return 0;
 }
 
 static int gzip_feed(struct zout *z, const char *buf, size_t n, int end)
@@ -196,6 +201,7 @@ static void z_free(struct zout *z)
 		deflateEnd(&z->gz);
 	for (int i = 0; i < NBLOCKS; i++)
 		free(z->block[i]);
+	free(z->zbuf);
 	free(z->inbuf);
 	pthread_mutex_destroy(&z->mu);
 	pthread_cond_destroy(&z->cond);
@@ -226,7 +232,8 @@ FILE *compress_open(FILE *f, enum compress_kind kind)
 	int ok;
 	if (kind == COMPRESS_ZSTD) {
 		ok = (z->zc = ZSTD_createCCtx()) != NULL &&
-		     !ZSTD_isError(ZSTD_CCtx_setParameter(z->zc, ZSTD_c_compressionLevel, COMPRESS_LEVEL));
+		     !ZSTD_isError(ZSTD_CCtx_setParameter(z->zc, ZSTD_c_compressionLevel, COMPRESS_LEVEL)) &&
+		     (z->zbuf = malloc(z->zcap = ZSTD_compressBound(BLOCK))) != NULL;
 	} else {
 		/* windowBits 15 + 16: a gzip header and trailer */
 		ok = deflateInit2(&z->gz, COMPRESS_LEVEL, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) == Z_OK;

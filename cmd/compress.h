@@ -6,7 +6,9 @@
  * file renamed into place on success; nothing partial over an old file).
  * The compressing is done in a thread of its own, while the simulation
  * goes on: the stream's writes fill 1 MB blocks (four at most in hand),
- * the thread compresses them in order and writes the file. A failure of
+ * the thread compresses them in order and writes the file (zstd: each
+ * block a frame of its own, compressed in place; zstd -d reads the frames
+ * as one stream). A failure of
  * the thread's (a write, the library) fails the stream's next write and
  * its fclose, with that failure's errno.
  * The format is told by the name without the compression suffix
