@@ -163,6 +163,7 @@ static void init_ps(struct sim *s)
 {
 	for (int32_t pi = 0; pi < s->nprocs; pi++)
 		s->allp[pi] = (struct p){ .status = P_IDLE, .m = -1, .sysm = -1, .link = -1, .runnext = -1, .cost_paid_g = -1,
+					  .backoff_g = -1, .backoff_p = -1,
 					  .pd = { .schedwhen = SYSMON_LONG_AGO, .syscallwhen = SYSMON_LONG_AGO } };
 	/* procresize (1.19) pushes idle Ps from the highest id down, so the
 	 * lowest id is on top of the stack. P0 goes to the main thread. */

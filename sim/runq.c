@@ -135,37 +135,36 @@ int runq_empty(const struct sim *s, int32_t pi)
 	return pp->runqhead == pp->runqtail && pp->runnext < 0;
 }
 
-/* The runtime model (runqgrab): a thief that finds a running victim's
- * ring empty and its runnext set sleeps usleep(3) first, so that a
- * victim about to block runs the G itself (ping-pong pairs). Here the
- * thief may take it once the back-off has passed since the G entered
- * runnext; until then it is not stealable, and a spinning thief that
- * found nothing else sleeps until the earliest back-off ends
- * (runq_backoff_until; sched.c).
- * Simplification: the back-off is counted from when the G entered
- * runnext, as if a thief had found it at once; the runtime's thief
- * arrives when a spinning M gets there and, after its sleep, takes
- * whatever G is in runnext then (a newer one too). */
-int runq_runnext_stealable(const struct sim *s, int32_t p2)
+/* The runtime model (runqgrab): a thief pi that finds a running victim
+ * p2's ring empty and its runnext set sleeps usleep(3) first, so that a
+ * victim about to block runs the G itself (ping-pong pairs), and then
+ * takes it if it is still there (runnext.cas(next, 0)); if it is not, it
+ * looks again (runqgrab's loop: the ring, which a kicked runnext G went
+ * to, then the new runnext, with a sleep of its own). Here the first
+ * look records the back-off on the thief's P and returns 0 (the thief's
+ * M sleeps until then: spinner_backs_off, sched.c); a look after the
+ * sleep at the same G in the same stay in runnext returns 1.
+ * Simplification: after its sleep the thief runs findRunnable again from
+ * the top, not from the victim it slept on. */
+int runq_runnext_take(struct sim *s, int32_t pi, int32_t p2)
 {
 	const struct p *vp = &s->allp[p2];
+	struct p *pp = &s->allp[pi];
 	if (s->cfg.model != MODEL_RUNTIME || vp->status != P_RUNNING || s->allm[vp->m].curg < 0 || vp->sysm >= 0)
 		return 1; /* 1.26's runqgrab: no sleep when the victim's curg is in a syscall */
-	return s->now >= vp->runnext_when + runqgrab_backoff(s);
+	if (pp->backoff_g == vp->runnext && pp->backoff_p == p2 && pp->backoff_set == vp->runnext_when)
+		return s->now >= pp->backoff_until;
+	pp->backoff_g = vp->runnext;
+	pp->backoff_p = p2;
+	pp->backoff_set = vp->runnext_when;
+	pp->backoff_until = s->now + runqgrab_backoff(s);
+	return 0;
 }
 
-int64_t runq_backoff_until(const struct sim *s)
+int64_t runq_backoff_until(const struct sim *s, int32_t pi)
 {
-	int64_t t = -1;
-	for (int32_t pi = 0; s->nqueued > 0 && pi < s->nprocs; pi++) {
-		const struct p *pp = &s->allp[pi];
-		if (pp->runnext < 0 || runq_runnext_stealable(s, pi))
-			continue;
-		int64_t end = pp->runnext_when + runqgrab_backoff(s);
-		if (t < 0 || end < t)
-			t = end;
-	}
-	return t;
+	const struct p *pp = &s->allp[pi];
+	return pp->backoff_g >= 0 && pp->backoff_until > s->now ? pp->backoff_until : -1;
 }
 
 /* runqgrab + runqsteal: take half, rounded up, of p2's ring (oldest
@@ -189,10 +188,11 @@ int32_t runq_steal(struct sim *s, int32_t pi, int32_t p2, int steal_runnext)
 			return -1;
 		if (vp->status == P_RUNNING && s->allm[vp->m].curg < 0)
 			return -1; /* usleep(3): the victim runs it itself */
-		if (!runq_runnext_stealable(s, p2))
-			return -1; /* the runtime model: still in runqgrab's usleep(3) */
+		if (!runq_runnext_take(s, pi, p2))
+			return -1; /* the runtime model: in runqgrab's usleep(3) */
 		int32_t gi = vp->runnext;
 		vp->runnext = -1;
+		pp->backoff_g = -1;
 		note_runq(s, p2);
 		sim_resetspinning(s, pp->m);
 		struct sim_event e = { .ev = EV_STEAL, .g = -1, .p = pi, .m = pp->m,

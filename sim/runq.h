@@ -16,12 +16,12 @@ void runq_put(struct sim *s, int32_t pi, int32_t gi, int next, int reason);
 int32_t runq_get(struct sim *s, int32_t pi, int *inherit);
 int32_t runq_steal(struct sim *s, int32_t pi, int32_t p2, int steal_runnext);
 int runq_empty(const struct sim *s, int32_t pi);
-/* The runtime model: may a thief take P p2's runnext now (runqgrab's
- * back-off over, or the victim not running a G)? Always 1 in the seed. */
-int runq_runnext_stealable(const struct sim *s, int32_t p2);
-/* The earliest time a running P's runnext, still in a thief's back-off,
- * becomes stealable; -1 if there is none. */
-int64_t runq_backoff_until(const struct sim *s);
+/* The runtime model: may thief P pi take P p2's runnext now (its
+ * runqgrab back-off on that G over, or the victim not running a G)? The
+ * first look starts the back-off (on pi) and says no. Always 1 in the seed. */
+int runq_runnext_take(struct sim *s, int32_t pi, int32_t p2);
+/* When thief P pi's back-off ends, if it is in one; else -1. */
+int64_t runq_backoff_until(const struct sim *s, int32_t pi);
 static inline uint32_t runq_len(const struct p *pp) { return pp->runqtail - pp->runqhead; }
 
 void globrunq_put(struct sim *s, int32_t gi, int reason);

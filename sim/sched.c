@@ -67,7 +67,8 @@ static int steal_visit(struct sim *s, int32_t pi, int32_t p2, int pass, struct f
 		return 0;
 	int32_t gi = runq_steal(s, pi, p2, last);
 	if (gi < 0)
-		return 0;
+		return runq_backoff_until(s, pi) >= 0 ? -1 : 0; /* -1: in runqgrab's usleep(3), the steal stops */
+	
 	*f = (struct found){ .g = gi, .inherit = 0, .reason = R_STEAL, .rule = RULE_STEAL, .rule_n = pass };
 	return 1;
 }
@@ -93,8 +94,9 @@ static int steal_pass(struct sim *s, int32_t pi, int pass, struct found *f)
 		uint64_t cand = (s->runqp[0] | (last ? s->timerp[0] : 0)) & ~(1ULL << pi);
 		for (uint32_t k = 0, p2 = o.start; cand != 0 && k < o.count; k++) {
 			if (cand >> p2 & 1) {
-				if (steal_visit(s, pi, (int32_t)p2, pass, f))
-					return 1;
+				int r = steal_visit(s, pi, (int32_t)p2, pass, f);
+				if (r)
+					return r;
 				cand &= ~(1ULL << p2);
 			}
 			p2 = p2 + o.inc >= o.count ? p2 + o.inc - o.count : p2 + o.inc;
@@ -105,9 +107,11 @@ static int steal_pass(struct sim *s, int32_t pi, int pass, struct found *f)
 	mark_places(s, &o, s->runqp, pi, at);
 	if (last)
 		mark_places(s, &o, s->timerp, pi, at);
-	for (int32_t k = pmask_next(at, s->nprocs, 0); k >= 0; k = pmask_next(at, s->nprocs, k + 1))
-		if (steal_visit(s, pi, order_p(&o, (uint32_t)k), pass, f))
-			return 1;
+	for (int32_t k = pmask_next(at, s->nprocs, 0); k >= 0; k = pmask_next(at, s->nprocs, k + 1)) {
+		int r = steal_visit(s, pi, order_p(&o, (uint32_t)k), pass, f);
+		if (r)
+			return r;
+	}
 	return 0;
 }
 
@@ -122,9 +126,11 @@ static int steal_work(struct sim *s, int32_t pi, struct found *f)
 			(void)rng_next32(&s->rng_steal);
 		return 0;
 	}
-	for (int pass = 1; pass <= STEAL_TRIES; pass++)
-		if (steal_pass(s, pi, pass, f))
-			return 1;
+	for (int pass = 1; pass <= STEAL_TRIES; pass++) {
+		int r = steal_pass(s, pi, pass, f);
+		if (r)
+			return r > 0; /* -1: the thief sleeps in runqgrab (spinner_backs_off) */
+	}
 	return 0;
 }
 
@@ -233,16 +239,16 @@ int sched_reachable_work(struct sim *s)
 	       (s->netready.size > 0 && !s->netpoll_blocked);
 }
 
-/* The runtime model: a spinning thief that found nothing but a running
- * victim's runnext still in runqgrab's back-off sleeps until the earliest
- * one is stealable, rather than dropping its P.
+/* The runtime model: a spinning thief that met a running victim's
+ * runnext sleeps runqgrab's usleep(3) (runq_runnext_take), holding its P,
+ * rather than dropping it.
  * Simplification: it then runs findRunnable again from the top; the
  * runtime's thief takes that victim's runnext (if still there) at once. */
 static int spinner_backs_off(struct sim *s, int32_t pi)
 {
 	if (s->cfg.model != MODEL_RUNTIME || s->allm[s->allp[pi].m].state != MS_SPINNING)
 		return 0;
-	int64_t t = runq_backoff_until(s);
+	int64_t t = runq_backoff_until(s, pi);
 	if (t < 0)
 		return 0;
 	proc_m_sleep_until(s, pi, t);

@@ -200,6 +200,11 @@ struct p {
 	uint32_t cost_paid_pc;
 	uint8_t in_cost;
 	struct timers timers;
+	/* The runtime model: this P's M, a thief, is in runqgrab's usleep(3)
+	 * before taking G backoff_g from P backoff_p's runnext (put there at
+	 * backoff_set, that P's runnext_when), until backoff_until; -1: not. */
+	int32_t backoff_g, backoff_p;
+	int64_t backoff_set, backoff_until;
 };
 
 struct gqueue {

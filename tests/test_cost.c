@@ -36,8 +36,9 @@ Test(cost, a_new_m_takes_thread_start_and_a_parked_one_thread_wake)
 	cr_assert_eq(r.status, SIM_DONE, "%s", r.msg);
 	long s1 = nth(&r.log, EV_STEAL, 1), s2 = nth(&r.log, EV_STEAL, 2);
 	cr_assert(s1 >= 0 && s2 >= 0);
-	cr_assert_eq(r.log.ev[s1].t, 30, "the first thief is a new thread: newm, 30us");
-	cr_assert_eq(r.log.ev[s2].t, 30 + 50 + 10, "the next is the same thread, parked and woken: 10us after the worker blocks");
+	cr_assert_eq(r.log.ev[s1].t, 30 + RUNQGRAB_BACKOFF_US, "the first thief is a new thread: newm, 30us, then its usleep(3)");
+	cr_assert_eq(r.log.ev[s2].t, 30 + RUNQGRAB_BACKOFF_US + 50 + 10 + RUNQGRAB_BACKOFF_US,
+		     "the next is the same thread, parked and woken: 10us after the worker blocks, then its usleep(3)");
 	run_result_free(&r);
 }
 

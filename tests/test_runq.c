@@ -175,20 +175,24 @@ static void drain_p0(int32_t first)
 }
 
 /* --model=runtime: runqgrab's usleep(3) (on Linux 3us plus the timer
- * slack) before a running victim's runnext, as time. */
-Test(runq, in_the_runtime_model_a_running_victims_runnext_waits_out_the_back_off)
+ * slack) before a running victim's runnext, as time, counted from when the
+ * thief looks (a G long in runnext waits the whole back-off too). */
+Test(runq, in_the_runtime_model_a_thief_sleeps_out_the_back_off_from_its_own_look)
 {
 	s->cfg.model = MODEL_RUNTIME;
 	run_on_p0();
 	int32_t a = newg();
 	runq_put(s, 0, a, 1, R_GO);
-	cr_assert_eq(runq_backoff_until(s), RUNQGRAB_BACKOFF_US, "stealable after usleep(3)");
-	s->now = RUNQGRAB_BACKOFF_US - 1;
+	s->now = 500;
+	cr_assert_eq(runq_backoff_until(s, 2), -1, "no thief has looked");
+	cr_assert_eq(runq_steal(s, 2, 0, 1), -1, "the look starts usleep(3)");
+	cr_assert_eq(runq_backoff_until(s, 2), 500 + RUNQGRAB_BACKOFF_US, "the thief sleeps until then");
+	s->now = 500 + RUNQGRAB_BACKOFF_US - 1;
 	cr_assert_eq(runq_steal(s, 2, 0, 1), -1, "still in usleep(3)");
 	cr_assert_eq(s->allp[0].runnext, a);
-	s->now = RUNQGRAB_BACKOFF_US;
-	cr_assert_eq(runq_backoff_until(s), -1, "nothing left in a back-off");
-	cr_assert_eq(runq_steal(s, 2, 0, 1), a, "taken once the back-off is over");
+	s->now = 500 + RUNQGRAB_BACKOFF_US;
+	cr_assert_eq(runq_backoff_until(s, 2), -1, "the sleep is over");
+	cr_assert_eq(runq_steal(s, 2, 0, 1), a, "taken after the sleep, still in runnext");
 	drain_p0(a);
 }
 
@@ -199,11 +203,36 @@ Test(runq, in_the_runtime_model_the_back_off_includes_the_timer_slack)
 	run_on_p0();
 	int32_t a = newg();
 	runq_put(s, 0, a, 1, R_GO);
+	cr_assert_eq(runq_steal(s, 2, 0, 1), -1);
 	s->now = RUNQGRAB_BACKOFF_US + 49;
 	cr_assert_eq(runq_steal(s, 2, 0, 1), -1);
 	s->now = RUNQGRAB_BACKOFF_US + 50;
 	cr_assert_eq(runq_steal(s, 2, 0, 1), a);
 	drain_p0(a);
+}
+
+/* runqgrab's loop: after the sleep runnext.cas(next, 0) fails if the G
+ * left; the thief looks again, at the ring (where a newer ready kicked it)
+ * or at the new runnext G, which costs a sleep of its own. */
+Test(runq, in_the_runtime_model_a_thief_whose_g_was_kicked_to_the_ring_takes_it_there)
+{
+	s->cfg.model = MODEL_RUNTIME;
+	run_on_p0();
+	int32_t a = newg(), b = newg();
+	runq_put(s, 0, a, 1, R_GO);
+	cr_assert_eq(runq_steal(s, 2, 0, 1), -1);
+	s->now = 10;
+	runq_put(s, 0, b, 1, R_GO); /* a to the ring's tail */
+	s->now = RUNQGRAB_BACKOFF_US;
+	cr_assert_eq(runq_steal(s, 2, 0, 1), a, "half the ring, rounded up");
+	cr_assert_eq(s->allp[0].runnext, b);
+	drain_p0(a);
+	s->now = RUNQGRAB_BACKOFF_US + 1;
+	cr_assert_eq(runq_steal(s, 2, 0, 1), -1, "b is new: a sleep of its own");
+	cr_assert_eq(runq_backoff_until(s, 2), 2 * RUNQGRAB_BACKOFF_US + 1);
+	int inherit;
+	cr_assert_eq(runq_get(s, 0, &inherit), b, "the victim runs b itself");
+	drain_p0(b);
 }
 
 Test(runq, in_the_seed_model_a_running_victims_runnext_is_taken_at_once)
@@ -212,8 +241,8 @@ Test(runq, in_the_seed_model_a_running_victims_runnext_is_taken_at_once)
 	run_on_p0();
 	int32_t a = newg();
 	runq_put(s, 0, a, 1, R_GO);
-	cr_assert_eq(runq_backoff_until(s), -1);
 	cr_assert_eq(runq_steal(s, 2, 0, 1), a);
+	cr_assert_eq(runq_backoff_until(s, 2), -1);
 	drain_p0(a);
 }
 

@@ -261,7 +261,8 @@ Test(sim, in_the_runtime_model_a_woken_spinning_m_takes_thread_wake_to_steal)
 {
 	struct sim_summary a = run_handoff_woken(MODEL_RUNTIME, 0, 10);
 	cr_assert_eq(a.steals, 100);
-	cr_assert_eq(a.makespan_us, 5000 + 100 * 10, "each hand-off waits for the thread, not the 3us back-off");
+	cr_assert_eq(a.makespan_us, 5000 + 100 * (10 + RUNQGRAB_BACKOFF_US),
+		     "each hand-off waits for the thread, then for the thief's own 3us back-off (runqgrab sleeps after it looks)");
 	struct sim_summary b = run_handoff_woken(MODEL_RUNTIME, 0, 50);
 	cr_assert_eq(b.steals, 0, "by the time it runs, main has blocked and runs the worker itself");
 	cr_assert_eq(b.makespan_us, 10000);
