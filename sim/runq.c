@@ -144,8 +144,10 @@ int runq_empty(const struct sim *s, int32_t pi)
  * look records the back-off on the thief's P and returns 0 (the thief's
  * M sleeps until then: spinner_backs_off, sched.c); a look after the
  * sleep at the same G in the same stay in runnext returns 1.
- * Simplification: after its sleep the thief runs findRunnable again from
- * the top, not from the victim it slept on. */
+ * Simplifications: after its sleep the thief runs findRunnable again from
+ * the top, not from the victim it slept on; the record stays until it is
+ * used or replaced, so a thief that ran other work after its sleep and
+ * meets the same G in the same stay again takes it without a new sleep. */
 int runq_runnext_take(struct sim *s, int32_t pi, int32_t p2)
 {
 	const struct p *vp = &s->allp[p2];
