@@ -83,7 +83,7 @@ struct g {
 	uint8_t waitreason; /* enum sim_waitreason, while waiting */
 	int16_t param;     /* what woke it (g.param), PARAM_NONE until then */
 	uint8_t preempt;   /* gp.preempt: a request not yet honoured */
-	uint8_t starving;  /* in Lock: lockSlow's starving */
+	uint8_t lockslow;  /* in Lock: lockSlow's starving, awoke and spin count (sema.c) */
 	uint32_t fn;       /* function index in the program */
 	uint32_t pc;       /* current op; a parked G stays on the op it blocked in */
 	uint32_t parkgen;  /* counts its parks, kept across slot reuse: a timer set for an older park is stale */

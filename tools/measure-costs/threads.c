@@ -14,6 +14,10 @@
  * wake: a thread parks in FUTEX_WAIT; 2 ms later (it is surely asleep,
  *   its CPU idle) the waker stores 1, takes the time and calls FUTEX_WAKE;
  *   the woken thread takes the time as it returns. RUNS times.
+ * procyield: sync.Mutex's active spin (lockSlow: runtime_doSpin ->
+ *   procyield(active_spin_cnt = 30), 30 PAUSE instructions on amd64, the
+ *   runtime model's RUNTIME_SPIN_NS): 10000 of them timed by thread CPU
+ *   time, RUNS times; x86 only.
  * calibration: a fixed spin loop before and after, its thread CPU time
  *   against its wall time; a ratio well below 1 means other work took the
  *   CPU, and the figures of that run are suspect (printed, not hidden).
@@ -129,6 +133,27 @@ static void measure_wake(int runs)
 	free(v);
 }
 
+/* procyield(30) as runtime/asm_amd64.s has it: PAUSE, 30 times. */
+static void measure_procyield(int runs)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	int64_t *v = malloc((size_t)runs * sizeof *v);
+	if (!v)
+		exit(1);
+	for (int r = 0; r < runs; r++) {
+		int64_t c0 = now_ns(CLOCK_THREAD_CPUTIME_ID);
+		for (int k = 0; k < 10000; k++)
+			for (int i = 0; i < 30; i++)
+				__asm__ volatile("pause");
+		v[r] = (now_ns(CLOCK_THREAD_CPUTIME_ID) - c0) / 10000;
+	}
+	report("procyield30", v, runs);
+	free(v);
+#else
+	(void)runs;
+#endif
+}
+
 /* A fixed spin: its thread CPU time over its wall time. */
 static void calibrate(const char *when)
 {
@@ -150,6 +175,7 @@ int main(int argc, char **argv)
 	measure_start(runs, 0);
 	measure_start(runs, 1);
 	measure_wake(runs);
+	measure_procyield(runs);
 	calibrate("after");
 	return 0;
 }
