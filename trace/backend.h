@@ -303,6 +303,9 @@ static inline char *tr_put_str(char *p, const struct tr_str *s)
 struct trace_names {
 	int nfuncs, nchans;
 	struct tr_str *fn_json, *fn_csv, *chan_json, *chan_csv;
+	/* each function as a fragment, "fn":NAME, and NAME, (len 0 where the
+	 * name is too long for one) */
+	struct tr_frag *fn_json_frag, *fn_csv_frag;
 	size_t most_json, most_csv; /* the longest function's and channel's together */
 };
 /* The most bytes a record of the format takes, its names, the slack
@@ -323,6 +326,16 @@ static inline const struct tr_str *trace_record_fn(const struct trace_names *nm,
 	if (e->ev != EV_G || e->from != PL_NEW || e->fn < 0 || e->fn >= nm->nfuncs)
 		return NULL;
 	return csv ? &nm->fn_csv[e->fn] : &nm->fn_json[e->fn];
+}
+/* The fragment of the record's function (see trace_record_fn), NULL if
+ * it has none or the name does not fit in one. */
+static inline const struct tr_frag *trace_record_fn_frag(const struct trace_names *nm, const struct sim_event *e,
+							 int csv)
+{
+	if (e->ev != EV_G || e->from != PL_NEW || e->fn < 0 || e->fn >= nm->nfuncs)
+		return NULL;
+	const struct tr_frag *f = csv ? &nm->fn_csv_frag[e->fn] : &nm->fn_json_frag[e->fn];
+	return f->len ? f : NULL;
 }
 static inline const struct tr_str *trace_record_chan(const struct trace_names *nm, const struct sim_event *e,
 						     int csv)

@@ -136,10 +136,15 @@ __attribute__((noinline)) static int csv_other(struct csv_state *c, const struct
  * when it has any of them. */
 static char *g_tail(char *p, const struct csv_state *c, const struct sim_event *e)
 {
-	const struct tr_str *fn = trace_record_fn(&c->names, e, 1), *ch = trace_record_chan(&c->names, e, 1);
-	if (fn)
-		p = tr_put_str(p, fn);
-	*p++ = ',';
+	const struct tr_frag *ff = trace_record_fn_frag(&c->names, e, 1);
+	const struct tr_str *fn = ff ? NULL : trace_record_fn(&c->names, e, 1), *ch = trace_record_chan(&c->names, e, 1);
+	if (ff) {
+		p = tr_put_frag(p, ff); /* the name and its comma */
+	} else {
+		if (fn)
+			p = tr_put_str(p, fn);
+		*p++ = ',';
+	}
 	if (e->wait)
 		p = tr_put_frag(p, tr_frag_of(&c->wait, e->wait));
 	else

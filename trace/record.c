@@ -83,7 +83,8 @@ __attribute__((noinline)) static char *event_json_other(char *p, const struct tr
 
 /* A g record's fields from ev on (nearly every record), from and to with
  * the key after them as one fragment. */
-static char *event_json_g(char *p, const struct trace_json_fmt *f, const struct sim_event *e)
+static inline __attribute__((always_inline)) char *event_json_g(char *p, const struct trace_json_fmt *f,
+							   const struct sim_event *e)
 {
 	p = TR_PUT_LIT(p, ",\"ev\":\"g\",\"g\":");
 	p = tr_put_ic(p, f->ints, e->g);
@@ -166,12 +167,29 @@ static int quote_all(struct tr_str **json, struct tr_str **csv, int n, const cha
 	return 0;
 }
 
+/* pre name post for each name, as a fragment where it fits (else len 0). */
+static struct tr_frag *fn_frags(const struct tr_str *names, int n, const char *pre, const char *post)
+{
+	struct tr_frag *f = calloc((size_t)n + 1, sizeof *f);
+	size_t a = strlen(pre), c = strlen(post);
+	for (int i = 0; f && i < n; i++)
+		if (a + names[i].len + c <= sizeof f[i].s) {
+			memcpy(f[i].s, pre, a);
+			memcpy(f[i].s + a, names[i].s, names[i].len);
+			memcpy(f[i].s + a + names[i].len, post, c);
+			f[i].len = (uint8_t)(a + names[i].len + c);
+		}
+	return f;
+}
+
 int trace_names_init(struct trace_names *nm, const struct trace_meta *m)
 {
 	*nm = (struct trace_names){ .nfuncs = m->func_names ? m->nfuncs : 0,
 				    .nchans = m->chan_names ? m->nchans : 0 };
 	if (quote_all(&nm->fn_json, &nm->fn_csv, nm->nfuncs, m->func_names, &nm->most_json, &nm->most_csv) != 0 ||
-	    quote_all(&nm->chan_json, &nm->chan_csv, nm->nchans, m->chan_names, &nm->most_json, &nm->most_csv) != 0) {
+	    quote_all(&nm->chan_json, &nm->chan_csv, nm->nchans, m->chan_names, &nm->most_json, &nm->most_csv) != 0 ||
+	    !(nm->fn_json_frag = fn_frags(nm->fn_json, nm->nfuncs, "\"fn\":", ",")) ||
+	    !(nm->fn_csv_frag = fn_frags(nm->fn_csv, nm->nfuncs, "", ","))) {
 		trace_names_release(nm);
 		return -1;
 	}
@@ -191,6 +209,8 @@ void trace_names_release(struct trace_names *nm)
 	free_all(nm->fn_csv, nm->nfuncs);
 	free_all(nm->chan_json, nm->nchans);
 	free_all(nm->chan_csv, nm->nchans);
+	free(nm->fn_json_frag);
+	free(nm->fn_csv_frag);
 	*nm = (struct trace_names){ 0 };
 }
 
@@ -231,6 +251,20 @@ static void json_after_first(struct trace_json_fmt *f)
 		tr_tseq_init(&f->ts, ",\n{\"t\":", ",\"seq\":", "");
 }
 
+/* A new G's function and the channel a G or sudog waits on. */
+static char *put_names(char *p, const struct trace_json_fmt *f, const struct sim_event *e)
+{
+	const struct tr_frag *ff = trace_record_fn_frag(&f->names, e, 0);
+	const struct tr_str *fn = ff ? NULL : trace_record_fn(&f->names, e, 0), *ch = trace_record_chan(&f->names, e, 0);
+	if (ff)
+		p = tr_put_frag(p, ff);
+	if (fn)
+		p = TR_PUT_LIT(tr_put_str(TR_PUT_LIT(p, "\"fn\":"), fn), ",");
+	if (ch)
+		p = TR_PUT_LIT(tr_put_str(TR_PUT_LIT(p, "\"chan\":"), ch), ",");
+	return p;
+}
+
 int trace_record_json(struct trace_json_fmt *f, const struct sim_event *e)
 {
 	char *p = trace_record_begin(f->o, f->most);
@@ -242,11 +276,8 @@ int trace_record_json(struct trace_json_fmt *f, const struct sim_event *e)
 		p = put_kv_s(p, "\"rule\":\"", sim_rule_name(e->rule));
 		p = put_kv_i(p, f, "\"rule_n\":", e->rule_n);
 	}
-	const struct tr_str *fn = trace_record_fn(&f->names, e, 0), *ch = trace_record_chan(&f->names, e, 0);
-	if (fn)
-		p = TR_PUT_LIT(tr_put_str(TR_PUT_LIT(p, "\"fn\":"), fn), ",");
-	if (ch)
-		p = TR_PUT_LIT(tr_put_str(TR_PUT_LIT(p, "\"chan\":"), ch), ",");
+	if ((e->ev == EV_G && e->from == PL_NEW) | e->wait) /* the only records with names */
+		p = put_names(p, f, e);
 	p[-1] = '}'; /* the last field's comma */
 	*p = '\n';
 	p += f->jsonl;
