@@ -39,9 +39,9 @@ fixed=--sysmon-slack=70us
 
 # The merged and the exact replays are compared by their medians over seven
 # such fixed overshoots: one overshoot alone is a coin toss where Gs contend
-# (the exact pool replay at -p 2 ends at 130.6-148.0 ms over 50-120 us of
+# (the exact pool replay at -p 2 ends at 131.1-156.5 ms over 50-120 us of
 # overshoot, which preemption and lock hand-off order decide; its median
-# 133.3, the merged one's 134.5).
+# 133.2, the merged one's 134.5).
 slacks="50us 60us 70us 80us 90us 100us 120us"
 close_to() { # WHAT UNMERGED MERGED [-p N]: the merged replay within 5% of the exact one
 	what=$1 u=$2 m=$3
