@@ -650,7 +650,7 @@ __attribute__((flatten)) void exec_run(struct sim *s, int32_t gi)
 			return;
 		}
 		const struct op *op = &ops[pc];
-		if (s->costs && pay_cost(s, gi, pp, op, fresh))
+		if (s->costs && pay_cost(s, gi, pp, op, fresh)) /* every op: a handler may add to the debt (sema.c's spin) */
 			return;
 		if (s->cfg.max_steps > 0 && op->kind != OP_END && op->kind != OP_RANGE_END && ++s->steps > s->cfg.max_steps) {
 			if (s->costs)

@@ -166,13 +166,9 @@ void sim_emit_p(struct sim *s, int32_t pi, int from, int to)
  * follow the steal record without an M record among them.
  * Simplification: the runtime resets spinning after findRunnable returns;
  * the state after the steal is the same. */
-void sim_resetspinning(struct sim *s, int32_t mi)
+void sim_resetspinning_m(struct sim *s, int32_t mi)
 {
-	if (mi < 0)
-		return; /* a P without an M: only in tests' hand-built states */
 	struct m *mp = &s->allm[mi];
-	if (mp->state != MS_SPINNING)
-		return;
 	mp->state = MS_RUNNING;
 	s->nmspinning--;
 	sim_emit_m(s, mi, MS_SPINNING, MS_RUNNING);
@@ -223,7 +219,7 @@ static inline void move_g(struct sim *s, int32_t gi, int to, int32_t pi, int rea
 	 * the record only for a sink */
 	int32_t m = to == PL_RUNNING ? s->allp[pi].m : to == PL_SYSCALL ? gp->schedlink : -1;
 	int poll = fold(s, fp_w0_g(from, to, reason, p, from_p), pair(gp->goid, m));
-	if (poll | (s->sink.event != NULL) | s->cfg.check)
+	if (((uintptr_t)s->sink.event | (uintptr_t)(unsigned)s->cfg.check | (uintptr_t)poll) != 0) /* one test */
 		move_g_slow(s, gi, MOVE_K(from, reason, wait, poll), from_p, m, obj);
 }
 

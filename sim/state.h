@@ -443,7 +443,16 @@ void sim_emit_m(struct sim *s, int32_t mi, int from, int to);
 /* EV_CPU: M mi's CPU state changed (cpu.c emits only waits' starts and ends). */
 void sim_emit_cpu(struct sim *s, int32_t mi, int from, int to);
 void sim_emit_p(struct sim *s, int32_t pi, int from, int to);
-void sim_resetspinning(struct sim *s, int32_t mi);
+/* resetspinning (sim.c) for M mi, known to be spinning. */
+void sim_resetspinning_m(struct sim *s, int32_t mi);
+/* resetspinning: a spinning M found work and runs (sim.c); nothing for
+ * an M that is not spinning, or none (-1: a P without an M, only in
+ * tests' hand-built states). Inline: execute calls it on every switch. */
+static inline void sim_resetspinning(struct sim *s, int32_t mi)
+{
+	if (mi >= 0 && s->allm[mi].state == MS_SPINNING)
+		sim_resetspinning_m(s, mi);
+}
 /* The M mi (-1: none) runs from here on: the events that follow carry it
  * and its P as by_m and by_p. */
 static inline void sim_act(struct sim *s, int32_t mi) { s->actor_m = mi; }
