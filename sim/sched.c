@@ -290,6 +290,17 @@ static SIM_HOT int schedule(struct sim *s, int32_t pi)
 /* The first P at or after `from` in the needs-schedule set, or -1. */
 static int32_t next_needy(const struct sim *s, int32_t from) { return pmask_next(s->needsched, s->nprocs, from); }
 
+/* The P the scan visits after pi, which has just scheduled: the next in
+ * the set, or, when pi is alone in it, pi again (the rest of the pass
+ * finds nothing and the next pass starts with it), which the caller
+ * reaches without ending the pass. */
+static int32_t next_after_schedule(const struct sim *s, int32_t pi)
+{
+	if (s->nprocs <= 64 && s->needsched[0] == 1ULL << pi)
+		return pi;
+	return next_needy(s, pi + 1);
+}
+
 /* Ps whose M has just lost its G (it exited, blocked, yielded or was
  * preempted) schedule again, in id order, until none is left between
  * goroutines. Only the Ps in the needs-schedule set are looked at (every
@@ -303,21 +314,26 @@ static int schedule_busy_ps(struct sim *s)
 	int progress = 0, again = 1;
 	while (again && s->status == SIM_RUNNING) {
 		again = 0;
-		for (int32_t pi = next_needy(s, 0); pi >= 0 && s->status == SIM_RUNNING; pi = next_needy(s, pi + 1)) {
+		for (int32_t pi = next_needy(s, 0); pi >= 0 && s->status == SIM_RUNNING;) {
 			struct p *pp = &s->allp[pi];
 			if (pp->status != P_RUNNING || s->allm[pp->m].curg >= 0) {
 				pmask_del(s->needsched, pi);
+				pi = next_needy(s, pi + 1);
 				continue; /* running a G, or no M */
 			}
 			if (s->allm[pp->m].wake_at > s->now) {
 				pmask_del(s->needsched, pi); /* its M asleep (the runtime model): its EVQ_MWAKE puts it back */
+				pi = next_needy(s, pi + 1);
 				continue;
 			}
-			if (!cpu_get(s, pp->m))
+			if (!cpu_get(s, pp->m)) {
+				pi = next_needy(s, pi + 1);
 				continue; /* its M off CPU (--cpus) */
+			}
 			schedule(s, pi);
 			progress = again = 1;
 			sim_check(s);
+			pi = next_after_schedule(s, pi);
 		}
 	}
 	return progress;
