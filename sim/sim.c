@@ -210,7 +210,7 @@ static inline void move_g(struct sim *s, int32_t gi, int to, int32_t pi, int rea
 {
 	struct g *gp = &s->allg[gi];
 	int from = gp->place;
-	int32_t from_p = place_in(PL_ON_P, from) ? gp->p : -1;
+	int32_t from_p = gp->p; /* -1 unless its place has a P (state.h) */
 	int32_t p = place_in(PL_ON_P, to) ? pi : -1;
 	s->nqueued += queued_place(to) - queued_place(from);
 	gp->place = (uint8_t)to;
