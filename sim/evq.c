@@ -107,8 +107,9 @@ __attribute__((noinline)) int evq_schedule(struct evq *q, int32_t slot, int64_t 
 	struct evq_item it = { .t = t, .seq = q->seq++, .gen = gen, .id = id, .slot = slot, .kind = kind };
 	if (q->held && q->pos[slot] == 0) { /* the slot's event just popped: replace it at the root */
 		q->held = 0;
-		if (q->n == 1 || (q->n == 2 && before(&it, &q->a[1]))) {
-			q->a[0] = it; /* alone, or before its one child: it stays (pos is 0 already) */
+		int64_t m = q->n > 2 && before(&q->a[2], &q->a[1]) ? 2 : 1; /* the earlier child */
+		if (q->n == 1 || before(&it, &q->a[m])) {
+			q->a[0] = it; /* alone, or before both children: it stays (pos is 0 already) */
 			return 0;
 		}
 		sift_down(q, 0, &it);
