@@ -108,7 +108,7 @@ void runq_put(struct sim *s, int32_t pi, int32_t gi, int next, int reason)
 /* runqget: runnext first (the G inherits the time slice), else the ring's
  * head. The G stays in its recorded place until the caller moves it
  * (sim_move_g) when it executes it. */
-int32_t runq_get(struct sim *s, int32_t pi, int *inherit)
+SIM_HOT int32_t runq_get(struct sim *s, int32_t pi, int *inherit)
 {
 	struct p *pp = &s->allp[pi];
 	int32_t gi = pp->runnext;
