@@ -216,3 +216,20 @@ Test(sched, with_nothing_queued_the_first_p_with_timers_in_the_steal_order_runs_
 	first_timer_in_steal_order_runs(12);
 	first_timer_in_steal_order_runs(40);
 }
+
+/* A P whose M sleeps (a thread wake-up, runqgrab's back-off) leaves the
+ * needs-schedule set, which its EVQ_MWAKE puts it back in: the checker
+ * allows that only while the wake-up is still to come. */
+Test(sched, a_p_whose_m_sleeps_is_out_of_the_needs_schedule_set_only_until_its_wake_up)
+{
+	s->cfg.check = 1;
+	proc_m_sleep_until(s, 0, s->now + 10);
+	sched_all(s);
+	cr_assert_eq(s->needsched[0] & 1, 0, "the pass drops the sleeping P");
+	sim_check(s);
+	cr_assert_eq(s->status, SIM_RUNNING, "%s", sim_message(s));
+	evq_cancel(&s->evq, 2 * s->nprocs); /* no wake-up left to put it back */
+	sim_check(s);
+	cr_assert_eq(s->status, SIM_BROKEN);
+	cr_assert(strstr(sim_message(s), "needs-schedule set") != NULL, "%s", sim_message(s));
+}
