@@ -13,6 +13,11 @@
  * spreads it over the loop it is in or fold_level puts it back. */
 #define CARRY_KEY "_carry"
 
+/* A run slot's rounding loss over a loop this long or longer, when no one
+ * pass's stint holds half of it, is spread over the passes (spread_carry)
+ * rather than left as one run after the loop. */
+#define SPREAD_LOST_US 300
+
 static const char *const dur_keys[] = { "after", "loop", "net", "run", "sleep", "syscall" };
 
 static int is_dur_key(const char *k)
@@ -313,7 +318,9 @@ static int fold_block(json_t *a, size_t i, size_t len, size_t c, json_t *out, js
 				v = med;
 		}
 		long long lost = (sum - (long long)c * v) * s->mult;
-		if (strcmp(s->key, "run") == 0)
+		if (strcmp(s->key, "run") == 0 && lost >= SPREAD_LOST_US && (vals[c - 1] - v) * 2 * s->mult < lost)
+			carried += lost; /* a long lump, spread thin over the passes: no one stint holds half of it */
+		else if (strcmp(s->key, "run") == 0)
 			lost_run += lost;
 		else if (cpu)
 			lost_loop += lost;

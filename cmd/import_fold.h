@@ -19,7 +19,8 @@
  * block}, when that saves at least two ops; the blocks' durations are
  * averaged slot by slot (waits to the nearest tick; run and loop the
  * median or the mean, whichever is lower, rounded down, the CPU time that
- * loses put in one run after the loop, so the
+ * loses put in one run after the loop, or, when it is SPREAD_LOST_US or more
+ * and no one pass holds half of it, spread over the passes, so the
  * total CPU is kept to 10 us). A first block whose durations are far off
  * the others' (a cold start) stays out of the loop. Returns 0, or -1 out
  * of memory. */

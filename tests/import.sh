@@ -117,6 +117,19 @@ assert abs(cpu(m) - cpu(n)) <= 20, (cpu(m), cpu(n))
 assert m["latency"]["p99_us"] <= n["latency"]["p99_us"] + 10, (m["latency"], n["latency"])
 PY
 
+# A loop whose stints differ a little (100 and 110 us in turn, 60 passes):
+# the fold runs each pass's 100 us and spreads the 300 us the rounding down
+# loses, a tick every other pass, not one run of 300 us after the loop (no
+# one pass holds half of it; a lump that long would hold a P).
+cat > "$tmp/alt.json" <<'EOF2'
+{"name": "alt", "procs": 1,
+ "main": [{"repeat": 30, "body": [{"run": 100}, {"sleep": 200}, {"run": 110}, {"sleep": 200}]}]}
+EOF2
+"$gosim" -w "$tmp/alt.json" $free -q -t "$tmp/alt.trace" && "$gosim" import "$tmp/alt.trace" -o "$tmp/alt.m.json" 2> /dev/null ||
+	no "alternating stints: run or import"
+grep -q '{"repeat":30,"body":\[{"repeat":2,"body":\[{"run":100},{"sleep":200}\]},{"run":10}\]}' "$tmp/alt.m.json" ||
+	no "alternating stints: the rounding's loss not spread over the loop: $(grep -A3 '"main"' "$tmp/alt.m.json" | tr -d '\n ')"
+
 # The mutex workload: its waits come back as lock/unlock (uncontended ones
 # leave no event, so the replay is close, not the same). Seed model: under
 # the runtime model a woken waiter's own critical section, which wakes no
