@@ -192,10 +192,12 @@ static int queued_place(int pl) { return place_in(PL_QUEUED, pl); }
 __attribute__((noinline)) static void move_g_slow(struct sim *s, int32_t gi, uint32_t k, int32_t from_p, int32_t m,
 							int32_t obj)
 {
-	if (s->cfg.check)
-		sim_check_touch(s, gi);
-	if (k >> 24)
-		sim_poll(s);
+	if (__builtin_expect((k >> 24) | (unsigned)s->cfg.check, 0)) {
+		if (s->cfg.check)
+			sim_check_touch(s, gi);
+		if (k >> 24)
+			sim_poll(s);
+	}
 	if (!s->sink.event)
 		return;
 	const struct g *gp = &s->allg[gi];
