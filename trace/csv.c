@@ -100,12 +100,12 @@ static char *cols_rule(char *p, const struct sim_event *e)
 	return tr_put_i(p, e->rule_n);
 }
 
-/* The columns fn (empty: only a g record has one), wait, chan (and rule,
- * rule_n) and the line's end. */
-static char *cols_tail(char *p, const struct csv_state *c, const struct sim_event *e, const struct tr_str *ch)
+/* The columns wait (shown when has_wait), chan (and rule, rule_n) and the
+ * line's end: every record's tail. */
+static inline char *cols_wait_end(char *p, const struct csv_state *c, const struct sim_event *e, int has_wait,
+				  const struct tr_str *ch)
 {
-	*p++ = ',';
-	if (e->ev == EV_SUDOG)
+	if (has_wait)
 		p = tr_put_frag(p, tr_frag_of(&c->wait, e->wait));
 	else
 		*p++ = ',';
@@ -115,6 +115,14 @@ static char *cols_tail(char *p, const struct csv_state *c, const struct sim_even
 		p = cols_rule(p, e);
 	*p++ = '\n';
 	return p;
+}
+
+/* The columns fn (empty: only a g record has one), wait, chan (and rule,
+ * rule_n) and the line's end. */
+static char *cols_tail(char *p, const struct csv_state *c, const struct sim_event *e, const struct tr_str *ch)
+{
+	*p++ = ',';
+	return cols_wait_end(p, c, e, e->ev == EV_SUDOG, ch);
 }
 
 /* A record of any kind but g. */
@@ -145,16 +153,7 @@ static char *g_tail(char *p, const struct csv_state *c, const struct sim_event *
 			p = tr_put_str(p, fn);
 		*p++ = ',';
 	}
-	if (e->wait)
-		p = tr_put_frag(p, tr_frag_of(&c->wait, e->wait));
-	else
-		*p++ = ',';
-	if (ch)
-		p = tr_put_str(p, ch);
-	if (c->explain)
-		p = cols_rule(p, e);
-	*p++ = '\n';
-	return p;
+	return cols_wait_end(p, c, e, e->wait != 0, ch);
 }
 
 /* A g record, nearly every one: its columns in order, the constant runs
