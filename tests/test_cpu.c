@@ -41,12 +41,13 @@ Test(cpu, as_many_cpus_as_ps_changes_nothing)
 	run_result_free(&b);
 }
 
-static struct run_result run_cpus(const char *json, int procs, int cpus, int64_t slice_us)
+static struct run_result run_cpus(const char *json, int procs, int cpus, int64_t slice_us, enum sim_cpu_place place)
 {
 	struct sim_config cfg = test_config(procs);
 	cfg.model = MODEL_RUNTIME;
 	cfg.cpus = cpus;
 	cfg.cpu_slice_us = slice_us;
+	cfg.cpu_place = place;
 	struct run_result r;
 	run_text(json, &cfg, &r);
 	cr_assert_eq(r.status, SIM_DONE, "%s", r.msg);
@@ -75,7 +76,7 @@ static int64_t wall_sum(const struct run_result *r, int ngs)
 
 Test(cpu, four_ps_on_two_cpus_double_a_cpu_bound_fanouts_makespan)
 {
-	struct run_result a = run_cpus(fanout_json, 4, 4, 0), b = run_cpus(fanout_json, 4, 2, 0);
+	struct run_result a = run_cpus(fanout_json, 4, 4, 0, CPU_PLACE_SHARED), b = run_cpus(fanout_json, 4, 2, 0, CPU_PLACE_SHARED);
 	cr_assert_eq(a.sum.makespan_us, 2000, "8 x 1ms on 4 CPUs");
 	cr_assert_eq(b.sum.makespan_us, 4000, "8 x 1ms on 2 CPUs");
 	cr_assert_eq(total_busy(&a), 8000);
@@ -90,7 +91,7 @@ static const char hogs_json[] =
 
 Test(cpu, four_cpu_bound_goroutines_on_two_cpus_each_take_twice_as_long)
 {
-	struct run_result a = run_cpus(hogs_json, 4, 4, 0), b = run_cpus(hogs_json, 4, 2, 0);
+	struct run_result a = run_cpus(hogs_json, 4, 4, 0, CPU_PLACE_SHARED), b = run_cpus(hogs_json, 4, 2, 0, CPU_PLACE_SHARED);
 	int64_t wa = wall_sum(&a, 4), wb = wall_sum(&b, 4);
 	cr_assert_eq(wa, 4 * 20000, "each alone on its CPU");
 	cr_assert(wb >= 2 * wa * 9 / 10 && wb <= 2 * wa * 11 / 10, "about twice: %lld vs %lld", (long long)wb,
@@ -106,7 +107,7 @@ static const char two_json[] =
 
 Test(cpu, two_threads_on_one_cpu_take_turns_a_slice_each)
 {
-	struct run_result r = run_cpus(two_json, 2, 1, 1000);
+	struct run_result r = run_cpus(two_json, 2, 1, 1000, CPU_PLACE_SHARED);
 	long d1 = evlog_find(&r.log, 0, EV_G, -1, PL_DEAD);
 	while (d1 >= 0 && r.log.ev[d1].g == 1) /* main exits at once */
 		d1 = evlog_find(&r.log, (size_t)d1 + 1, EV_G, -1, PL_DEAD);
@@ -123,7 +124,7 @@ static const char syscall_json[] =
 
 Test(cpu, a_thread_in_a_syscall_uses_no_cpu)
 {
-	struct run_result r = run_cpus(syscall_json, 2, 1, 0);
+	struct run_result r = run_cpus(syscall_json, 2, 1, 0, CPU_PLACE_SHARED);
 	cr_assert_eq(r.sum.makespan_us, 3000, "w's 2ms of CPU runs on the one CPU during main's 3ms syscall");
 	run_result_free(&r);
 }
@@ -157,7 +158,7 @@ Test(cpu, every_builtin_workload_completes_on_fewer_cpus_than_ps)
  * scheduler (by_m -1); none at all with a CPU per P. */
 Test(cpu, an_m_waiting_for_a_cpu_is_recorded_from_start_to_end)
 {
-	struct run_result r = run_cpus(fanout_json, 4, 2, 0);
+	struct run_result r = run_cpus(fanout_json, 4, 2, 0, CPU_PLACE_SHARED);
 	int waiting[64] = { 0 }, starts = 0;
 	for (size_t i = 0; i < r.log.n; i++) {
 		const struct sim_event *e = &r.log.ev[i];
@@ -174,23 +175,12 @@ Test(cpu, an_m_waiting_for_a_cpu_is_recorded_from_start_to_end)
 	for (int m = 0; m < 64; m++)
 		cr_assert_eq(waiting[m], 0, "M%d's last wait ended", m);
 	run_result_free(&r);
-	struct run_result a = run_cpus(fanout_json, 4, 4, 0);
+	struct run_result a = run_cpus(fanout_json, 4, 4, 0, CPU_PLACE_SHARED);
 	for (size_t i = 0; i < a.log.n; i++)
 		cr_assert_neq(a.log.ev[i].ev, EV_CPU, "a CPU per P: nothing waits, nothing recorded");
 	run_result_free(&a);
 }
 
-static struct run_result run_place(const char *json, int procs, int cpus, enum sim_cpu_place place)
-{
-	struct sim_config cfg = test_config(procs);
-	cfg.model = MODEL_RUNTIME;
-	cfg.cpus = cpus;
-	cfg.cpu_place = place;
-	struct run_result r;
-	run_text(json, &cfg, &r);
-	cr_assert_eq(r.status, SIM_DONE, "%s", r.msg);
-	return r;
-}
 
 Test(cpu, a_cpu_placement_needs_a_cpu_count)
 {
@@ -212,7 +202,7 @@ Test(cpu, a_cpu_placement_needs_a_cpu_count)
  * CPU-bound Ms that wait a whole slice spread over both CPUs. */
 Test(cpu, a_cpu_bound_fanout_still_fills_both_cpus_with_last_placement)
 {
-	struct run_result r = run_place(fanout_json, 4, 2, CPU_PLACE_LAST);
+	struct run_result r = run_cpus(fanout_json, 4, 2, 0, CPU_PLACE_LAST);
 	cr_assert_eq(total_busy(&r), 8000);
 	cr_assert_leq(r.sum.makespan_us, 4400, "8 x 1ms on 2 CPUs, within 10%%: %lld", (long long)r.sum.makespan_us);
 	run_result_free(&r);
@@ -231,7 +221,7 @@ static const char pipe_json[] =
 
 Test(cpu, last_placement_keeps_a_pipelines_threads_on_their_cpus)
 {
-	struct run_result a = run_place(pipe_json, 4, 2, CPU_PLACE_SHARED), b = run_place(pipe_json, 4, 2, CPU_PLACE_LAST);
+	struct run_result a = run_cpus(pipe_json, 4, 2, 0, CPU_PLACE_SHARED), b = run_cpus(pipe_json, 4, 2, 0, CPU_PLACE_LAST);
 	cr_assert_eq(total_busy(&a), 10000);
 	cr_assert_eq(total_busy(&b), 10000, "the same work");
 	cr_assert_gt(b.sum.makespan_us, a.sum.makespan_us * 11 / 10, "last %lld us vs shared %lld us",
