@@ -337,6 +337,13 @@ struct sim {
 	int64_t sm_n;          /* sleeps before that pass (the overshoot draw's index) */
 	int64_t sm_level;      /* --sysmon-slack=measured: this run's level (sysmon_slack.h) */
 	int64_t sm_next;       /* its next pass by that clock (sysmon.c's peek_next), kept with it */
+	/* sysmon_next_wake's last walk ahead of that clock: the clock it
+	 * started from (from_*), the clock at its last idle pass before
+	 * target, and the pass after it (next) */
+	struct sysmon_memo {
+		int64_t from_t, from_delay, from_idle, from_n;
+		int64_t t, delay, idle, n, target, next;
+	} sm_memo;
 	int64_t lasttrace;     /* -1: schedtrace not started */
 	int64_t starttime;
 

@@ -254,8 +254,14 @@ int sysmon_runs_now(struct sim *s)
 	return s->sm_next == s->now;
 }
 
-/* The next pass worth running after the current instant. */
-int64_t sysmon_next_wake(const struct sim *s)
+/* The next pass worth running after the current instant. The walk to
+ * it (skip_to, a draw per idle pass with the measured slack) is kept in
+ * s->sm_memo: the clock it started from, how far it went and the pass it
+ * found. While the clock stays put, a later target up to that pass has
+ * the same answer, and one beyond it goes on from where the walk stopped
+ * (skip_to to a target, then on to a later one, ends where one walk to
+ * the later one does), so each idle pass is drawn once. */
+int64_t sysmon_next_wake(struct sim *s)
 {
 	int64_t target = s->now + 1;
 	if (!s->cfg.eager_sysmon && !s->sysmon_dirty) {
@@ -266,7 +272,22 @@ int64_t sysmon_next_wake(const struct sim *s)
 	}
 	if (s->sm_next >= target)
 		return s->sm_next; /* skip_to would not move the clock */
+	struct sysmon_memo *mm = &s->sm_memo;
 	struct smclock k = clock_of(s); /* a copy: the future is only peeked at */
+	if (mm->from_t == k.t && mm->from_n == k.n && mm->from_delay == k.delay && mm->from_idle == k.idle &&
+	    mm->target <= target) {
+		if (target <= mm->next)
+			return mm->next;
+		k = (struct smclock){ mm->t, mm->delay, mm->idle, mm->n };
+	} else {
+		*mm = (struct sysmon_memo){ .from_t = k.t, .from_delay = k.delay, .from_idle = k.idle, .from_n = k.n };
+	}
 	skip_to(s, &k, target);
-	return peek_next(s, &k);
+	mm->t = k.t;
+	mm->delay = k.delay;
+	mm->idle = k.idle;
+	mm->n = k.n;
+	mm->target = target;
+	mm->next = peek_next(s, &k);
+	return mm->next;
 }

@@ -45,6 +45,6 @@ void sysmon_init_clock(struct sim *s);
 /* Whether a pass falls at the current instant and must run. */
 int sysmon_runs_now(struct sim *s);
 /* The next pass to run after the current instant (INT64_MAX: none due). */
-int64_t sysmon_next_wake(const struct sim *s);
+int64_t sysmon_next_wake(struct sim *s);
 
 #endif
