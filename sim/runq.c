@@ -197,19 +197,13 @@ int32_t runq_steal(struct sim *s, int32_t pi, int32_t p2, int steal_runnext)
 		pp->backoff_g = -1;
 		note_runq(s, p2);
 		sim_resetspinning(s, pp->m);
-		struct sim_event e = { .ev = EV_STEAL, .g = -1, .p = pi, .m = pp->m,
-				       .victim = p2, .n = 1, .runnext = 1 };
-		if (s->cfg.explain)
-			e.rule = RULE_RUNNEXT_STEAL;
-		sim_emit(s, &e);
+		sim_emit_steal(s, pi, p2, 1, 1, RULE_RUNNEXT_STEAL);
 		s->sum.steals++;
 		s->sum.stolen++;
 		return gi;
 	}
 	sim_resetspinning(s, pp->m);
-	struct sim_event e = { .ev = EV_STEAL, .g = -1, .p = pi, .m = pp->m,
-			       .victim = p2, .n = (int32_t)n, .runnext = 0 };
-	sim_emit(s, &e);
+	sim_emit_steal(s, pi, p2, (int32_t)n, 0, RULE_NONE);
 	s->sum.steals++;
 	s->sum.stolen += n;
 	for (uint32_t i = 0; i + 1 < n; i++) {

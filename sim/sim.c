@@ -16,26 +16,37 @@
 /* The fingerprint: a 64-bit hash of the event stream, cheap enough to
  * run on every event with no sink at all.
  *
- * Each record is packed into small words (fp_words) and each word is
- * folded into the running hash h with one multiply:
+ * Each record is packed into 64-bit words and each word is folded into
+ * the running hash h with one multiply:
  *
  *     h = rotl((h ^ w) * FP_K, 29)
  *
  * (the rotation brings the product's well-mixed high bits down, so the
- * next word's low bits meet them). A G record, nearly every event, is
- * two words:
+ * next word's low bits meet them). What a record folds is the part of
+ * it that earlier records do not already say. A G record, nearly every
+ * event, is one word:
  *
- *     w0 = ev | from << 4 | to << 8 | reason << 12 | (p + 1) << 20 | (from_p + 1) << 29
- *     w1 = g << 32 | m          (g, m as 32-bit two's complement)
+ *     w = g << 32 | (p + 1) << 16 | reason << 8 | to << 4 | ev
  *
- * the other kinds add (victim, n), (runnext, from_m) and ran_us as three
- * more. The clock is folded as a word of its own, (t << 4) | 0xf, before
- * the first record of each instant (0xf is no event kind, so a clock word
- * never reads as a record's w0); seq is a record's position, which the
- * chain's order already covers. So the hash covers every field of schema 1
- * (t .. ran_us); the later fields (fn, obj, wait, by_m, by_p, rule) follow
- * from them. sim_summary reports fp_final(h): murmur3's 64-bit finalizer
- * over h and the number of events. */
+ * Its from and from_p are the G's previous record's to and p (only
+ * move_g changes a G's place and P; a new G is new, on no P), and its m
+ * is its P's M when it runs (the P and M records name that M) or the M
+ * it last ran on when it enters a syscall; tests/test_determinism.c
+ * checks all three on every built-in workload. The M, P and CPU state
+ * records are two words:
+ *
+ *     w0 = (p + 1) << 16 | to << 8 | from << 4 | ev      w1 = g << 32 | m
+ *
+ * (g, m as 32-bit two's complement), and the rarer kinds (steal, spill,
+ * handoff, preempt, sudog, region) three more: victim << 32 | n,
+ * runnext << 32 | from_m, ran_us. The clock is folded as a word of its
+ * own, (t << 4) | 0xf, before the first record of each instant (0xf is
+ * no event kind, so a clock word never reads as a record's first word);
+ * seq is a record's position, which the chain's order already covers.
+ * So the hash covers schema 1 (t .. ran_us); the later fields (fn, obj,
+ * wait, by_m, by_p, rule) follow from them. sim_summary reports
+ * fp_final(h): murmur3's 64-bit finalizer over h and the number of
+ * events. */
 #define FP_K 0x9e3779b97f4a7c15ULL
 #define FP_CLOCK 0xfULL
 
@@ -43,19 +54,19 @@ static uint64_t rotl(uint64_t x, int r) { return (x << r) | (x >> (64 - r)); }
 static inline uint64_t fp_mix(uint64_t h, uint64_t w) { return rotl((h ^ w) * FP_K, 29); }
 static uint64_t pair(int32_t a, int32_t b) { return (uint64_t)(uint32_t)a << 32 | (uint32_t)b; }
 
-static inline uint64_t fp_w0(int ev, int from, int to, int reason, int32_t p, int32_t from_p)
+_Static_assert(MAX_PROCS < 0xffff && PL__N <= 16 && R__N <= 256 && EV__N < 0xf,
+	       "a P + 1, a place, a reason and a kind fit their fields of the first word");
+/* A G record's word (p is a P or -1). */
+static inline uint64_t fp_g_word(int to, int reason, int32_t p, int32_t goid)
 {
-	return (uint64_t)ev | (uint64_t)from << 4 | (uint64_t)to << 8 | (uint64_t)reason << 12 |
-	       (uint64_t)((uint32_t)(p + 1) & 0x1ff) << 20 | (uint64_t)((uint32_t)(from_p + 1) & 0x1ff) << 29;
+	return (uint64_t)(uint32_t)goid << 32 | (uint64_t)(uint32_t)(p + 1) << 16 | (uint64_t)reason << 8 |
+	       (uint64_t)to << 4 | EV_G;
 }
 
-/* fp_w0 of an EV_G record, whose p and from_p are Ps or -1 (so the
- * masks change nothing). */
-_Static_assert(MAX_PROCS < 0x1ff, "a P + 1 fits fp_w0's nine bits");
-static inline uint64_t fp_w0_g(int from, int to, int reason, int32_t p, int32_t from_p)
+/* Any other record's first word. */
+static inline uint64_t fp_w0(int ev, int from, int to, int32_t p)
 {
-	return (uint64_t)EV_G | (uint64_t)from << 4 | (uint64_t)to << 8 | (uint64_t)reason << 12 |
-	       (uint64_t)(uint32_t)(p + 1) << 20 | (uint64_t)(uint32_t)(from_p + 1) << 29;
+	return (uint64_t)(uint32_t)(p + 1) << 16 | (uint64_t)to << 8 | (uint64_t)from << 4 | (uint64_t)ev;
 }
 
 uint64_t sim_fp_final(uint64_t h, int64_t events)
@@ -69,18 +80,37 @@ uint64_t sim_fp_final(uint64_t h, int64_t events)
 	return h;
 }
 
-/* One record counted and folded (its clock word first if the instant is
- * new). Returns 1 when the sink is due a progress poll (every
- * SIM_PROGRESS_EVENTS): the caller polls, off its lean path. */
-static inline int fold(struct sim *s, uint64_t w0, uint64_t w1)
+/* The running hash, with the clock word folded first if the instant is
+ * new: a record's words follow. */
+static inline uint64_t fp_start(struct sim *s)
 {
 	uint64_t h = s->sum.fingerprint;
 	if (s->now != s->fp_now) {
 		s->fp_now = s->now;
 		h = fp_mix(h, (uint64_t)s->now << 4 | FP_CLOCK);
 	}
-	s->sum.fingerprint = fp_mix(fp_mix(h, w0), w1);
+	return h;
+}
+
+/* A record folded into h: stored and counted. Returns 1 when the sink is
+ * due a progress poll (every SIM_PROGRESS_EVENTS): the caller polls, off
+ * its lean path. */
+static inline int fp_end(struct sim *s, uint64_t h)
+{
+	s->sum.fingerprint = h;
 	return (uint64_t)++s->sum.events % SIM_PROGRESS_EVENTS == 0;
+}
+
+/* A state record (M, P, CPU), or the first two words of a rarer one. */
+static inline int fold2(struct sim *s, uint64_t w0, uint64_t w1) { return fp_end(s, fp_mix(fp_mix(fp_start(s), w0), w1)); }
+
+/* The three more words of the rarer kinds. */
+static inline void fold_more(struct sim *s, int32_t victim, int32_t n, int32_t runnext, int32_t from_m, int64_t ran_us)
+{
+	uint64_t h = s->sum.fingerprint;
+	h = fp_mix(h, pair(victim, n));
+	h = fp_mix(h, pair(runnext, from_m));
+	s->sum.fingerprint = fp_mix(h, (uint64_t)ran_us);
 }
 
 /* --explain: the pending rule for e's kind, taken. */
@@ -114,14 +144,20 @@ static inline int deliver(struct sim *s, struct sim_event *e)
 	return 0;
 }
 
+static int is_state_record(int ev) { return ev == EV_M || ev == EV_P || ev == EV_CPU; }
+
 int sim_emit(struct sim *s, struct sim_event *e)
 {
-	if (fold(s, fp_w0(e->ev, e->from, e->to, e->reason, e->p, e->from_p), pair(e->g, e->m)))
+	int poll;
+	if (e->ev == EV_G) {
+		poll = fp_end(s, fp_mix(fp_start(s), fp_g_word(e->to, e->reason, e->p, e->g)));
+	} else {
+		poll = fold2(s, fp_w0(e->ev, e->from, e->to, e->p), pair(e->g, e->m));
+		if (!is_state_record(e->ev))
+			fold_more(s, e->victim, e->n, e->runnext, e->from_m, e->ran_us);
+	}
+	if (poll)
 		sim_poll(s);
-	uint64_t h = s->sum.fingerprint;
-	h = fp_mix(h, pair(e->victim, e->n));
-	h = fp_mix(h, pair(e->runnext, e->from_m));
-	s->sum.fingerprint = fp_mix(h, (uint64_t)e->ran_us);
 	return s->sink.event ? deliver(s, e) : 0;
 }
 
@@ -132,11 +168,36 @@ void sim_poll(struct sim *s)
 		s->status = SIM_ABORTED;
 }
 
-static void emit_state(struct sim *s, int ev, int32_t g, int32_t p, int32_t m, int from, int to)
+/* What a state or steal record does besides the fingerprint, when
+ * anything is asked: a progress poll, the record for the sink. Out of
+ * line, as move_g_slow. */
+__attribute__((noinline)) static void emit_slow(struct sim *s, int poll, struct sim_event e)
 {
-	struct sim_event e = { .ev = (uint8_t)ev, .g = g, .p = p, .m = m,
-			       .from = (uint8_t)from, .to = (uint8_t)to };
-	sim_emit(s, &e);
+	if (poll)
+		sim_poll(s);
+	if (s->sink.event)
+		deliver(s, &e);
+}
+
+/* A state record: its two words folded, the record built only for a
+ * sink. */
+static inline void emit_state(struct sim *s, int ev, int32_t g, int32_t p, int32_t m, int from, int to)
+{
+	int poll = fold2(s, fp_w0(ev, from, to, p), pair(g, m));
+	if (__builtin_expect(((uintptr_t)s->sink.event | (uintptr_t)poll) != 0, 0))
+		emit_slow(s, poll, (struct sim_event){ .ev = (uint8_t)ev, .g = g, .p = p, .m = m,
+						       .from = (uint8_t)from, .to = (uint8_t)to });
+}
+
+void sim_emit_steal(struct sim *s, int32_t pi, int32_t victim, int32_t n, int runnext, int rule)
+{
+	int32_t m = s->allp[pi].m;
+	int poll = fold2(s, fp_w0(EV_STEAL, 0, 0, pi), pair(-1, m));
+	fold_more(s, victim, n, runnext, 0, 0);
+	if (__builtin_expect(((uintptr_t)s->sink.event | (uintptr_t)poll) != 0, 0))
+		emit_slow(s, poll, (struct sim_event){ .ev = EV_STEAL, .g = -1, .p = pi, .m = m, .victim = victim,
+						       .n = n, .runnext = runnext,
+						       .rule = s->cfg.explain ? (uint8_t)rule : 0 });
 }
 
 void sim_emit_m(struct sim *s, int32_t mi, int from, int to)
@@ -189,8 +250,7 @@ static int queued_place(int pl) { return place_in(PL_QUEUED, pl); }
  * k packs from, reason, wait and poll (a byte each), so that every
  * argument is in a register. */
 #define MOVE_K(from, reason, wait, poll) ((uint32_t)(from) | (uint32_t)(reason) << 8 | (uint32_t)(wait) << 16 | (uint32_t)(poll) << 24)
-__attribute__((noinline)) static void move_g_slow(struct sim *s, int32_t gi, uint32_t k, int32_t from_p, int32_t m,
-							int32_t obj)
+__attribute__((noinline)) static void move_g_slow(struct sim *s, int32_t gi, uint32_t k, int32_t from_p, int32_t obj)
 {
 	if (__builtin_expect((k >> 24) | (unsigned)s->cfg.check, 0)) {
 		if (s->cfg.check)
@@ -202,6 +262,7 @@ __attribute__((noinline)) static void move_g_slow(struct sim *s, int32_t gi, uin
 		return;
 	const struct g *gp = &s->allg[gi];
 	int from = (uint8_t)k;
+	int32_t m = g_m(s, gp);
 	struct sim_event e = { .ev = EV_G, .g = gp->goid, .p = gp->p, .m = m, .from = (uint8_t)from,
 			       .to = gp->place, .from_p = from_p, .reason = (uint8_t)(k >> 8),
 			       .fn = from == PL_NEW ? (int32_t)gp->fn : -1, .obj = obj, .wait = (uint8_t)(k >> 16) };
@@ -219,10 +280,9 @@ static inline void move_g(struct sim *s, int32_t gi, int to, int32_t pi, int rea
 	gp->p = p;
 	/* g_m after the move; the lean path: two words into the fingerprint,
 	 * the record only for a sink */
-	int32_t m = to == PL_RUNNING ? s->allp[pi].m : to == PL_SYSCALL ? gp->schedlink : -1;
-	int poll = fold(s, fp_w0_g(from, to, reason, p, from_p), pair(gp->goid, m));
+	int poll = fp_end(s, fp_mix(fp_start(s), fp_g_word(to, reason, p, gp->goid)));
 	if (((uintptr_t)s->sink.event | (uintptr_t)(unsigned)s->cfg.check | (uintptr_t)poll) != 0) /* one test */
-		move_g_slow(s, gi, MOVE_K(from, reason, wait, poll), from_p, m, obj);
+		move_g_slow(s, gi, MOVE_K(from, reason, wait, poll), from_p, obj);
 }
 
 void sim_move_g(struct sim *s, int32_t gi, int to, int32_t pi, int reason)

@@ -450,6 +450,10 @@ void sim_emit_m(struct sim *s, int32_t mi, int from, int to);
 /* EV_CPU: M mi's CPU state changed (cpu.c emits only waits' starts and ends). */
 void sim_emit_cpu(struct sim *s, int32_t mi, int from, int to);
 void sim_emit_p(struct sim *s, int32_t pi, int from, int to);
+/* EV_STEAL: P pi's M took n Gs from P victim (runnext: its runnext);
+ * rule is the --explain rule the record carries (RULE_NONE: a pending
+ * one, sim_rule's). */
+void sim_emit_steal(struct sim *s, int32_t pi, int32_t victim, int32_t n, int runnext, int rule);
 /* resetspinning (sim.c) for M mi, known to be spinning. */
 void sim_resetspinning_m(struct sim *s, int32_t mi);
 /* resetspinning: a spinning M found work and runs (sim.c); nothing for

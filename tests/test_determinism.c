@@ -131,3 +131,71 @@ Test(determinism, different_seeds_change_the_steal_order)
 	}
 	cr_assert_geq(differ, 3, "steal order \"%s\" did not change with the seed", first);
 }
+
+/* What the fingerprint leaves out of a G record (sim.c): its from and
+ * from_p, the G's previous record's to and p, and its m, which earlier
+ * records name: its P's M (the last P record of that P, or M record
+ * holding it) when it runs, the M it last ran on in a syscall, none
+ * elsewhere. */
+struct g_seen {
+	int to, p, m;
+};
+
+static int g_records_follow(const struct evlog *l, int nprocs, char *why, size_t n)
+{
+	int32_t pm[MAX_PROCS];
+	size_t ng = 0;
+	for (size_t i = 0; i < l->n; i++)
+		if (l->ev[i].ev == EV_G && (size_t)l->ev[i].g >= ng)
+			ng = (size_t)l->ev[i].g + 1;
+	struct g_seen *seen = malloc((ng + 1) * sizeof *seen);
+	cr_assert_not_null(seen);
+	for (size_t g = 0; g < ng; g++)
+		seen[g] = (struct g_seen){ PL_NEW, -1, -1 };
+	for (int p = 0; p < nprocs; p++)
+		pm[p] = -1;
+	int bad = 0;
+	for (size_t i = 0; i < l->n && !bad; i++) {
+		const struct sim_event *e = &l->ev[i];
+		if ((e->ev == EV_P || e->ev == EV_M) && e->p >= 0)
+			pm[e->p] = e->m;
+		if (e->ev != EV_G)
+			continue;
+		struct g_seen *g = &seen[e->g];
+		int32_t m = e->to == PL_RUNNING ? pm[e->p] : e->to == PL_SYSCALL ? g->m : -1;
+		bad = e->from != g->to || e->from_p != g->p || e->m != m;
+		if (bad)
+			snprintf(why, n, "seq %llu: g %d from %d/%d p %d/%d m %d/%d", (unsigned long long)e->seq, e->g,
+				 e->from, g->to, e->from_p, g->p, e->m, m);
+		*g = (struct g_seen){ e->to, e->p, e->to == PL_RUNNING ? e->m : g->m };
+	}
+	free(seen);
+	return !bad;
+}
+
+Test(determinism, a_g_records_from_and_m_follow_from_the_records_before_it)
+{
+	struct variant {
+		int model, go, cpus, place, steal;
+	} vs[] = { { MODEL_SEED, 0, 0, CPU_PLACE_SHARED, 1 },  { MODEL_RUNTIME, 0, 0, CPU_PLACE_SHARED, 1 },
+		   { MODEL_RUNTIME, 19, 0, CPU_PLACE_SHARED, 1 }, { MODEL_RUNTIME, 26, 0, CPU_PLACE_SHARED, 1 },
+		   { MODEL_RUNTIME, 0, 2, CPU_PLACE_LAST, 1 },    { MODEL_RUNTIME, 0, 0, CPU_PLACE_SHARED, 0 } };
+	const int procs[] = { 1, 4 };
+	char why[160];
+	for (int w = 0; w < builtin_workloads_n; w++)
+		for (size_t v = 0; v < sizeof vs / sizeof vs[0]; v++)
+			for (int k = 0; k < 2; k++) {
+				struct sim_config cfg = test_config(procs[k]);
+				cfg.model = vs[v].model;
+				cfg.go_release = vs[v].go;
+				cfg.cpus = vs[v].cpus;
+				cfg.cpu_place = vs[v].place;
+				cfg.steal = vs[v].steal;
+				struct run_result r;
+				run_builtin(builtin_workloads[w].name, &cfg, NULL, &r);
+				cr_assert_gt(r.log.n, 10);
+				cr_assert(g_records_follow(&r.log, cfg.procs, why, sizeof why), "%s variant %zu -p %d: %s",
+					  builtin_workloads[w].name, v, cfg.procs, why);
+				run_result_free(&r);
+			}
+}
