@@ -625,16 +625,57 @@ static void op_left(struct sim *s, int32_t gi, struct p *pp, uint32_t pc)
 static exec_op_fn *const op_table[OP__N] = { WORKLOAD_OPS(EXEC_ENTRY) };
 #undef EXEC_ENTRY
 
+/* pay_cost for an op whose kind costs nothing (run, loop, repeat, end:
+ * op_cost_ns), which adds nothing to the debt: only a debt of a whole
+ * microsecond or more is paid before it. */
+static inline int pay_due(struct sim *s, int32_t gi, struct p *pp)
+{
+	if (pp->cost_debt_ns < 1000)
+		return 0;
+	mark_paid(pp, gi, s->allg[gi].pc);
+	pay_debt(s, gi, pp);
+	return 1;
+}
+
+/* --max-steps: the op at pc, which counts as a step (every op but END and
+ * RANGE_END, as program_totals counts them), is one too many. */
+static inline int step_limit(struct sim *s, int32_t gi, struct p *pp, uint32_t pc)
+{
+	if (s->cfg.max_steps <= 0 || ++s->steps <= s->cfg.max_steps)
+		return 0;
+	if (s->costs)
+		mark_paid(pp, gi, pc);
+	sim_limit(s, "executed", s->cfg.max_steps, "steps");
+	return 1;
+}
+
+/* G gi's op at pc is done and the G still runs on P pp: the P's paid
+ * mark goes (the next op is fresh) and the next pc is read back (the
+ * handler moved it). A jump back (may_loop: END, RANGE_END, JUMP) counts
+ * a loop round, for the progress poll. */
+static inline uint32_t op_finished(struct sim *s, int32_t gi, struct p *pp, uint32_t pc, int may_loop)
+{
+	pp->cost_paid_g = -1; /* unused without costs */
+	uint32_t next = s->allg[gi].pc;
+	if (may_loop && next <= pc && ++s->ops % SIM_PROGRESS_EVENTS == 0)
+		sim_poll(s); /* a long loop of ops that emit nothing */
+	return next;
+}
+
 /* Run G gi, which is running on its P, until it leaves the CPU or starts
  * CPU work. The G's function never changes, so its ops are a cursor held
  * here; pc is re-read after each op (handlers move it, and op_go may move
  * allg). An op is fresh (its cost not yet charged: pay_cost) unless it is
  * the one this P last left unfinished; every op after a finished one is.
+ * Before an op its cost is charged and a whole microsecond of debt paid
+ * (pay_cost; for the kinds that cost nothing only the payment, pay_due),
+ * then --max-steps is checked (step_limit), then it runs.
  * The sink is polled for progress only on backward jumps (END, RANGE_END,
  * JUMP's loops): every long run of ops that emit nothing goes round one,
  * since ops are finite and nothing calls. The common ops' handlers are
  * dispatched here and, with everything they call, inlined (flatten: see
- * SIM_HOT, state.h); the others go through op_table. */
+ * SIM_HOT, state.h), each with its own charge and checks; the others go
+ * through op_table. */
 __attribute__((flatten)) void exec_run(struct sim *s, int32_t gi)
 {
 	const struct func *fn = &s->prog->funcs[s->allg[gi].fn];
@@ -650,25 +691,52 @@ __attribute__((flatten)) void exec_run(struct sim *s, int32_t gi)
 			return;
 		}
 		const struct op *op = &ops[pc];
-		if (s->costs && pay_cost(s, gi, pp, op, fresh)) /* every op: a handler may add to the debt (sema.c's spin) */
-			return;
-		if (s->cfg.max_steps > 0 && op->kind != OP_END && op->kind != OP_RANGE_END && ++s->steps > s->cfg.max_steps) {
-			if (s->costs)
-				mark_paid(pp, gi, pc);
-			sim_limit(s, "executed", s->cfg.max_steps, "steps");
-			return;
-		}
 		int more;
 		switch (op->kind) { /* the common ops inline, the others through the table */
-		case OP_RUN: more = op_run(s, gi, op); break;
-		case OP_GO: more = op_go(s, gi, op); break;
-		case OP_SEND: more = op_send(s, gi, op); break;
-		case OP_RECV: more = op_recv(s, gi, op); break;
-		case OP_REPEAT: more = repeat_in(s, gi, fn, op); break;
-		case OP_END: more = end_in(s, gi, fn, op); break;
+		case OP_RUN:
+			if ((s->costs && pay_due(s, gi, pp)) || step_limit(s, gi, pp, pc))
+				return;
+			more = op_run(s, gi, op);
+			break;
+		case OP_GO:
+			if ((s->costs && pay_cost(s, gi, pp, op, fresh)) || step_limit(s, gi, pp, pc))
+				return;
+			more = op_go(s, gi, op);
+			break;
+		case OP_SEND:
+			if ((s->costs && pay_cost(s, gi, pp, op, fresh)) || step_limit(s, gi, pp, pc))
+				return;
+			more = op_send(s, gi, op);
+			break;
+		case OP_RECV:
+			if ((s->costs && pay_cost(s, gi, pp, op, fresh)) || step_limit(s, gi, pp, pc))
+				return;
+			more = op_recv(s, gi, op);
+			break;
+		case OP_REPEAT:
+			if ((s->costs && pay_due(s, gi, pp)) || step_limit(s, gi, pp, pc))
+				return;
+			more = repeat_in(s, gi, fn, op);
+			break;
+		case OP_END: /* not a step; it never leaves the CPU */
+			if (s->costs && pay_due(s, gi, pp))
+				return;
+			end_in(s, gi, fn, op);
+			pc = op_finished(s, gi, pp, pc, 1);
+			fresh = 1;
+			continue;
 		default:
 			assert(op->kind < OP__N);
+			if ((s->costs && pay_cost(s, gi, pp, op, fresh)) || /* a handler may add to the debt (sema.c's spin) */
+			    (op->kind != OP_RANGE_END && step_limit(s, gi, pp, pc)))
+				return;
 			more = op_table[op->kind](s, gi, op);
+			if (more) {
+				assert(s->allg[gi].p == pi);
+				pc = op_finished(s, gi, pp, pc, 1);
+				fresh = 1;
+				continue;
+			}
 			break;
 		}
 		if (!more) {
@@ -676,13 +744,8 @@ __attribute__((flatten)) void exec_run(struct sim *s, int32_t gi)
 				op_left(s, gi, pp, pc);
 			return;
 		}
-		assert(s->allg[gi].p == pi);
-		pp->cost_paid_g = -1; /* the op is done (unused without costs) */
+		pc = op_finished(s, gi, pp, pc, 0); /* none of the inline ops but END jumps back */
 		fresh = 1;
-		uint32_t next = s->allg[gi].pc;
-		if (next <= pc && ++s->ops % SIM_PROGRESS_EVENTS == 0)
-			sim_poll(s); /* a long loop of ops that emit nothing */
-		pc = next;
 	}
 }
 
