@@ -7,31 +7,38 @@
 #include "proc.h"
 #include "runq.h"
 
-static int32_t acquire_sudog(struct sim *s)
+/* A new sudog at the end of the array (grown when full) for the free
+ * list, which is empty; -1 out of memory. Off the common path. */
+__attribute__((noinline)) static int32_t new_sudog(struct sim *s)
 {
-	if (s->sudogfree < 0) {
-		if (s->nsudog == s->sudogcap) {
-			int32_t cap = s->sudogcap ? s->sudogcap * 2 : 64;
-			struct sudog *a = cap > s->sudogcap ? sim_big_grow(s->sudogs, (size_t)s->sudogcap * sizeof *a,
-									 (size_t)cap * sizeof *a)
-							    : NULL;
-			if (!a)
-				return sim_oom(s, "wait queues");
-			s->sudogs = a;
-			s->sudogcap = cap;
-		}
-		s->sudogs[s->nsudog] = (struct sudog){ .next = -1 };
-		s->sudogfree = s->nsudog++;
+	if (s->nsudog == s->sudogcap) {
+		int32_t cap = s->sudogcap ? s->sudogcap * 2 : 64;
+		struct sudog *a = cap > s->sudogcap ? sim_big_grow(s->sudogs, (size_t)s->sudogcap * sizeof *a,
+								 (size_t)cap * sizeof *a)
+						    : NULL;
+		if (!a)
+			return sim_oom(s, "wait queues");
+		s->sudogs = a;
+		s->sudogcap = cap;
 	}
+	s->sudogs[s->nsudog] = (struct sudog){ .next = -1 };
+	return s->sudogfree = s->nsudog++;
+}
+
+static inline int32_t acquire_sudog(struct sim *s)
+{
 	int32_t sg = s->sudogfree;
+	if (__builtin_expect(sg < 0, 0) && (sg = new_sudog(s)) < 0)
+		return -1;
 	s->sudogfree = s->sudogs[sg].next;
 	s->sudogs_used++;
 	return sg;
 }
 
-static void release_sudog(struct sim *s, int32_t sg)
+/* A free sudog's only field that counts is next (the free list). */
+static inline void release_sudog(struct sim *s, int32_t sg)
 {
-	s->sudogs[sg] = (struct sudog){ .g = -1, .next = s->sudogfree, .prev = -1, .waitlink = -1, .obj = -1 };
+	s->sudogs[sg].next = s->sudogfree;
 	s->sudogfree = sg;
 	s->sudogs_used--;
 }
@@ -99,9 +106,17 @@ void park_requeue_first(struct sim *s, struct waitq *q, int32_t sg)
 int32_t park_dequeue(struct sim *s, struct waitq *q)
 {
 	int32_t sg = q->first;
-	if (sg >= 0) {
-		unlink_sudog(s, q, sg);
-		s->sudogs[sg].kind = WQ__N; /* off every queue */
+	if (sg >= 0) { /* unlink_sudog for the head */
+		struct sudog *sd = &s->sudogs[sg];
+		int32_t next = sd->next;
+		q->first = next;
+		if (next >= 0)
+			s->sudogs[next].prev = -1;
+		else
+			q->last = -1;
+		q->size--;
+		sd->next = -1;
+		sd->kind = WQ__N; /* off every queue */
 	}
 	return sg;
 }
@@ -116,28 +131,41 @@ int32_t park_dequeue_last(struct sim *s, struct waitq *q)
 	return sg;
 }
 
-void park_unpark(struct sim *s, int32_t sg, int32_t gi, int32_t param)
+/* The G's sudogs recycled, those of a select's other cases taken off
+ * their queues first. */
+static void release_all(struct sim *s, int32_t i)
 {
-	if (sg >= 0)
-		gi = s->sudogs[sg].g;
-	struct g *gp = &s->allg[gi];
-	for (int32_t i = g_waiting(gp); i >= 0;) {
-		int32_t next = s->sudogs[i].waitlink;
-		if (s->sudogs[i].kind != WQ__N) /* still queued: a select's other cases */
-			unlink_sudog(s, park_queue(s, s->sudogs[i].kind, s->sudogs[i].obj), i);
+	do {
+		struct sudog *sd = &s->sudogs[i];
+		int32_t next = sd->waitlink;
+		if (sd->kind != WQ__N) /* still queued: a select's other cases */
+			unlink_sudog(s, park_queue(s, sd->kind, sd->obj), i);
 		release_sudog(s, i);
 		i = next;
-	}
-	if (gp->waitreason != WR_IO_WAIT)
+	} while (i >= 0);
+}
+
+static inline void unpark_g(struct sim *s, int32_t gi, int32_t param)
+{
+	struct g *gp = &s->allg[gi];
+	if (gp->waitreason != WR_IO_WAIT) { /* g_waiting */
+		if (gp->schedlink >= 0)
+			release_all(s, gp->schedlink);
 		gp->schedlink = -1;
+	}
 	gp->param = param; /* u is kept: 0, or a Lock's waitStartTime */
+}
+
+void park_unpark(struct sim *s, int32_t sg, int32_t gi, int32_t param)
+{
+	unpark_g(s, sg >= 0 ? s->sudogs[sg].g : gi, param);
 }
 
 void park_goready(struct sim *s, int32_t sg, int32_t gi, int32_t pi, int32_t param, int why)
 {
 	if (sg >= 0)
 		gi = s->sudogs[sg].g;
-	park_unpark(s, sg, gi, param);
+	unpark_g(s, gi, param);
 	runq_put(s, pi, gi, 1, why);
 	proc_wakep_noidle(s); /* ready -> wakep */
 }
