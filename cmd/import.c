@@ -47,6 +47,7 @@
 
 #include "../trace/gotrace_read.h"
 #include "import_fold.h"
+#include "import_mutex.h"
 #include "msg.h"
 #include "out.h"
 
@@ -76,6 +77,7 @@ struct ig {
 	struct { json_t *op; int64_t ns; } *tw; /* its channel receives woken by no user goroutine:
 						 the sleep op each became, and when it was woken */
 	size_t ntw, captw;
+	struct mx_open mx; /* its stretch since its last mutex event (import_mutex.h) */
 };
 
 struct imp {
@@ -100,6 +102,7 @@ struct imp {
 	int nnotes;
 	int64_t *lat;     /* runnable -> running delays of user goroutines, ns */
 	size_t nlat, caplat;
+	struct mx_log mx; /* the stretches between mutex events, for mutex_infer */
 	int oom;
 	char bad[160];    /* a malformed trace: what, at which offset */
 };
@@ -291,6 +294,9 @@ static void p_pass(struct imp *im, uint64_t p1, int64_t ns, int run)
 	im->pp[p1 - 1].run = run;
 }
 
+/* The array g's ops go to now: its innermost open region's body, or its ops. */
+static json_t *cur_ops(struct ig *g) { return g->nopen ? g->open[g->nopen - 1] : g->ops; }
+
 static json_t *add_op(struct imp *im, struct ig *g, const char *key, json_t *v)
 {
 	json_t *o = json_object();
@@ -448,7 +454,8 @@ static int sync_kind(const struct gtr_trace *tr, uint64_t gen, uint64_t stack, c
 }
 
 /* A reconstructed mutex's or wait group's name: PREFIX_SITE (site without
- * "main."), then _N for a goroutine's N-th wait group; recorded in set. */
+ * "main."), then _N for a goroutine's N-th wait group; recorded in set
+ * (unless NULL). */
 static char *sync_name(struct imp *im, json_t *set, const char *prefix, const char *site, int n)
 {
 	const char *f = site ? site : "unknown";
@@ -464,7 +471,7 @@ static char *sync_name(struct imp *im, json_t *set, const char *prefix, const ch
 	ident(s + k, f);
 	if (n > 1)
 		snprintf(s + strlen(s), len - strlen(s), "_%d", n);
-	if (json_object_set_new(set, s, json_true()))
+	if (set && json_object_set_new(set, s, json_true()))
 		im->oom = 1;
 	return s;
 }
@@ -497,8 +504,21 @@ static void mutex_wait(struct imp *im, struct ig *g, struct ig *w, int64_t ns)
 	add_op(im, w, "lock", json_string(mu));
 	end_stint(im, w, ns);
 	add_op(im, w, "unlock", json_string(mu));
+	if (mx_end(&im->mx, &w->mx, cur_ops(w), MX_UNLOCK, mu) || mx_begin(&w->mx, cur_ops(w), MX_OUT, mu))
+		im->oom = 1;
 	add_op(im, g, "lock", json_string(mu));
+	if (mx_begin(&g->mx, cur_ops(g), MX_WOKE, mu)) /* from the wake on: held, unless lost at once */
+		im->oom = 1;
 	add_op(im, g, "unlock", json_string(mu));
+	free(mu);
+}
+
+/* g blocks in Lock: the stretch since its last mutex event ends out of the lock. */
+static void mutex_block(struct imp *im, struct ig *g)
+{
+	char *mu = sync_name(im, NULL, "mu", g->site, 1);
+	if (!mu || mx_end(&im->mx, &g->mx, cur_ops(g), MX_BLOCK, mu))
+		im->oom = 1;
 	free(mu);
 }
 
@@ -721,6 +741,8 @@ static void event(struct imp *im, const struct gtr_event *e, json_t *chans)
 		g->block = B_OTHER;
 		if (g->runtime)
 			break;
+		if (mx_begin(&g->mx, g->ops, MX_START, NULL))
+			im->oom = 1;
 		if (c) {
 			end_stint(im, c, ns);
 			json_t *ref = json_integer((json_int_t)g->created); /* resolved to a name at the end */
@@ -764,7 +786,11 @@ static void event(struct imp *im, const struct gtr_event *e, json_t *chans)
 				r->block = sync_kind(tr, e->gen, e->arg[1], &r->site);
 			else if ((r->block == B_MUTEX || r->block == B_WG) && sync_kind(tr, e->gen, e->arg[1], &site) >= 0)
 				r->site = site;
+			if (r->block == B_MUTEX)
+				mutex_block(im, r);
 		} else {
+			if (mx_end(&im->mx, &r->mx, cur_ops(r), MX_END, NULL))
+				im->oom = 1;
 			start(r, ns, G_DEAD);
 			while (r->nopen)
 				region_end(im, r);
@@ -1146,6 +1172,9 @@ static json_t *workload(struct imp *im, int merge)
 		json_decref(params);
 		return NULL;
 	}
+	long inferred = im->oom ? 0 : mutex_infer(&im->mx);
+	if (inferred < 0)
+		im->oom = 1;
 	if (!im->oom)
 		ticker_pass(im);
 	if (im->oom || name_all(im, merge, funcs, params))
@@ -1171,6 +1200,10 @@ static json_t *workload(struct imp *im, int merge)
 	snprintf(desc, sizeof desc, "Imported by gosim import from %s (%lld us of trace): %ld goroutines in %zu functions; "
 		 "%ld runtime goroutines (GC workers, finalizer, sweeper, trace reader; start function runtime.*) left out.",
 		 name, (long long)(im->end / 1000), users, json_object_size(funcs), im->nruntime);
+	if (inferred > 0)
+		snprintf(desc + strlen(desc), sizeof desc - strlen(desc),
+			 " %ld uncontended sync.Mutex sections (no event in a trace) inferred from the goroutines' CPU time "
+			 "between their mutex events.", inferred);
 	uint64_t procs = im->procs ? im->procs : im->maxp ? im->maxp : 1;
 	if (json_object_set_new(w, "name", json_string(name)) || json_object_set_new(w, "description", json_string(desc)) ||
 	    json_object_set_new(w, "procs", json_integer((json_int_t)procs)) ||
@@ -1204,8 +1237,10 @@ static void imp_free(struct imp *im)
 		free(im->g[k].open);
 		free(im->g[k].open_name);
 		free(im->g[k].tw);
+		free(im->g[k].mx.mu);
 	}
 	free(im->g);
+	mx_free(&im->mx);
 	json_decref(im->mutexes);
 	json_decref(im->wgs);
 	free(im->slot);
