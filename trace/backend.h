@@ -174,9 +174,10 @@ static inline char *tr_put_ic(char *p, const struct tr_small *t, int64_t v)
 /* A record's t and seq with the text around them (a CSV line's "t,seq,",
  * a JSON object's {"t":t,"seq":seq), kept as one text. Nearly every
  * record is at the last one's instant with the next seq: it adds one to
- * seq's last digit in place and copies the text; anything else (a new
- * instant, a carry, a jump) is done by tr_tseq_set (trace.c), in place
- * where the step is under 10. */
+ * seq's last digit in place and copies the text, and the first of an
+ * instant under 10 later adds the step to t's last digit too when that
+ * does not carry; anything else (a carry, a jump) is done by tr_tseq_set
+ * (trace.c), in place where the step is under 10. */
 #define TR_TSEQ_PRE 8 /* the most bytes of pre, mid or post */
 struct tr_tseq {
 	int64_t t;
@@ -197,6 +198,16 @@ static inline char *tr_put_tseq(char *p, struct tr_tseq *c, int64_t t, uint64_t 
 {
 	if (__builtin_expect(seq == c->seq + 1 && t == c->t && c->s[c->last] != '9', 1)) {
 		c->s[c->last]++; /* the common step, inline */
+		c->seq = seq;
+	} else if (seq == c->seq + 1 && (uint64_t)t - (uint64_t)c->t < 10 && c->s[c->last] != '9' &&
+		   c->s[c->t_last] + (t - c->t) <= '9') { /* the next instant's first record: t's last digit too */
+		c->s[c->t_last] = (char)(c->s[c->t_last] + (t - c->t));
+		c->s[c->last]++;
+		c->t = t;
+		c->seq = seq;
+	} else if (seq == c->seq + 1 && t == c->t && c->last > c->seq_at && c->s[c->last - 1] != '9') {
+		c->s[c->last - 1]++; /* a carry into the digit before: 9 -> 0 */
+		c->s[c->last] = '0';
 		c->seq = seq;
 	} else {
 		tr_tseq_set(c, t, seq);
