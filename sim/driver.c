@@ -240,6 +240,7 @@ struct sim *sim_new(const struct sim_config *cfg, const struct program *prog,
 	s->sum.procs = cfg->procs;
 	s->sum.fingerprint = 0xcbf29ce484222325ULL; /* the running hash (sim.c) */
 	s->fp_now = -1;
+	s->gev = (struct sim_event){ .ev = EV_G }; /* sim.c fills the rest per move */
 	rng_init(&s->rng_steal, cfg->seed, RNG_STEAL);
 	rng_init(&s->rng_select, cfg->seed, RNG_SELECT);
 	if (cfg->slack == SLACK_MEASURED)

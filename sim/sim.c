@@ -262,11 +262,20 @@ __attribute__((noinline)) static void move_g_slow(struct sim *s, int32_t gi, uin
 		return;
 	const struct g *gp = &s->allg[gi];
 	int from = (uint8_t)k;
-	int32_t m = g_m(s, gp);
-	struct sim_event e = { .ev = EV_G, .g = gp->goid, .p = gp->p, .m = m, .from = (uint8_t)from,
-			       .to = gp->place, .from_p = from_p, .reason = (uint8_t)(k >> 8),
-			       .fn = from == PL_NEW ? (int32_t)gp->fn : -1, .obj = obj, .wait = (uint8_t)(k >> 16) };
-	deliver(s, &e);
+	struct sim_event *e = &s->gev; /* ev is EV_G; victim .. ran_us stay 0 */
+	e->g = gp->goid;
+	e->p = gp->p;
+	e->m = g_m(s, gp);
+	e->from = (uint8_t)from;
+	e->to = gp->place;
+	e->from_p = from_p;
+	e->reason = (uint8_t)(k >> 8);
+	e->fn = from == PL_NEW ? (int32_t)gp->fn : -1;
+	e->obj = obj;
+	e->wait = (uint8_t)(k >> 16);
+	e->rule = 0; /* --explain's, if any, set by deliver */
+	e->rule_n = 0;
+	deliver(s, e);
 }
 
 static inline void move_g(struct sim *s, int32_t gi, int to, int32_t pi, int reason, int wait, int32_t obj)

@@ -353,6 +353,9 @@ struct sim {
 	/* accounting */
 	struct sim_summary sum;
 	int64_t fp_now;        /* the instant whose clock word the fingerprint last folded (sim.c) */
+	/* the last G move's record for the sink, built in place (sim.c): the
+	 * fields a G record does not use stay 0 */
+	struct sim_event gev;
 	uint64_t ops;          /* backward jumps in the ops (loop rounds), for sim_poll between events */
 	int64_t steps;         /* ops executed as program_totals counts them (no END ops) */
 	uint8_t *scratch;      /* check.c's per-G marks */
