@@ -3,7 +3,11 @@ CC ?= cc
 # -O3 with link-time optimisation: the simulator's hot path crosses modules
 # (sim.c's G moves and fingerprint, runq, exec, sched), so inlining across
 # them is worth 12-17% of its instructions (callgrind, README Performance).
-CFLAGS ?= -O3 -g -flto=auto
+# A position-dependent executable (-fno-pie, -no-pie): the interpreter's and
+# the scheduler's switches jump through absolute tables, 1-2% fewer
+# instructions per event (callgrind).
+CFLAGS ?= -O3 -g -flto=auto -fno-pie
+LDFLAGS ?= -no-pie
 WARN = -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 CPPFLAGS += -D_POSIX_C_SOURCE=200809L
 LDLIBS = -ljansson -lzstd -lz -pthread
