@@ -47,7 +47,7 @@ sleepers|sleepers||par mk osw thr co
 mutex|mutex|--cpus=2|par parc norm normc mk osw thr co
 pingpong|pingpong||par mk osw G2
 tightloop|tightloop||par mk osw G4
-server|server|--cpus=2|par mk osw thr'
+server|server|--cpus=2|par mk osw thr G15'
 
 if [ -n "${ONLY:-}" ]; then
 	CASES=$(echo "$CASES" | awk -F'|' -v only=",$ONLY," 'index(only, "," $1 ",")')
