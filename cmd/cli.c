@@ -67,6 +67,10 @@ static const char usage_text[] =
 	"      --cpu-migration-cost=DUR  with --cpu-place=last: an idle CPU takes a thread\n"
 	"                            waiting on another only once it has not run for DUR\n"
 	"                            (default Linux's sched_migration_cost, 500us)\n"
+	"      --netpoll-wait=MODE   ms (runtime model's default): the M blocked in\n"
+	"                            netpoll for the next timer waits whole milliseconds,\n"
+	"                            as Go's epoll_wait does (a delay under 1ms as 1ms);\n"
+	"                            exact (seed model's): until the timer's time\n"
 	"      --steal=on|off        work stealing (default on)\n"
 	"      --preempt=MODE        async (Go 1.14+, default), cooperative (before\n"
 	"                            1.14: call-free loops run on), off\n"
@@ -150,7 +154,8 @@ enum { OPT_STEAL = 256, OPT_PREEMPT, OPT_SLICE, OPT_SYSMON_PERIOD, OPT_MAX_THREA
        OPT_SCHEDDETAIL, OPT_GO, OPT_CHECK, OPT_EAGER, OPT_LIST, OPT_MAX_GOROUTINES, OPT_MAX_STEPS, OPT_UNTIL, OPT_STATS, OPT_SYSMON,
        OPT_SYSMON_SLACK, OPT_REPORT, OPT_REPORT_THRESHOLD, OPT_WHY, OPT_SEEDS, OPT_JOBS, OPT_SWEEP_JOBS, OPT_EXPLAIN,
        OPT_MODEL, OPT_THREAD_WAKE, OPT_CPUS, OPT_CPU_SLICE, OPT_CPU_QUOTA, OPT_CPU_PLACE, OPT_CPU_MIGRATION_COST,
-       OPT_THREAD_START, OPT_INIT_THREADS, OPT_COST_GO, OPT_COST_CHAN, OPT_COST_SWITCH, OPT_COST_GOSCHED };
+       OPT_THREAD_START, OPT_INIT_THREADS, OPT_COST_GO, OPT_COST_CHAN, OPT_COST_SWITCH, OPT_COST_GOSCHED,
+       OPT_NETPOLL_WAIT };
 
 static const struct option long_opts[] = {
 	{ "workload", required_argument, NULL, 'w' },
@@ -193,6 +198,7 @@ static const struct option long_opts[] = {
 	{ "cost-gosched", required_argument, NULL, OPT_COST_GOSCHED },
 	{ "cpu-slice", required_argument, NULL, OPT_CPU_SLICE },
 	{ "cpu-place", required_argument, NULL, OPT_CPU_PLACE },
+	{ "netpoll-wait", required_argument, NULL, OPT_NETPOLL_WAIT },
 	{ "cpu-migration-cost", required_argument, NULL, OPT_CPU_MIGRATION_COST },
 	{ "cpu-quota", required_argument, NULL, OPT_CPU_QUOTA },
 	{ "quiet", no_argument, NULL, 'q' },
@@ -373,6 +379,13 @@ static int parse_long_only(struct opts *o, int c, const char *arg)
 		    o->cfg.cpu_slice_us <= 1000000)
 			return 0;
 		return bad("--cpu-slice", arg, "expected a duration from 1us to 1s, such as 1.5ms");
+	case OPT_NETPOLL_WAIT: {
+		static const char *const kinds[] = { "exact", "ms" };
+		if (parse_choice("--netpoll-wait", arg, kinds, 2, &choice))
+			return 2;
+		o->cfg.netpoll_wait = choice ? NETPOLL_WAIT_MS : NETPOLL_WAIT_EXACT;
+		return 0;
+	}
 	case OPT_CPU_PLACE: {
 		static const char *const kinds[] = { "shared", "last" };
 		if (parse_choice("--cpu-place", arg, kinds, 2, &choice))

@@ -77,6 +77,8 @@ void sim_config_fill_model(struct sim_config *cfg)
 		cfg->thread_start_us = d->thread_start_us;
 	if (cfg->init_threads == SIM_MODEL_DEFAULT)
 		cfg->init_threads = d->init_threads;
+	if (cfg->netpoll_wait == NETPOLL_WAIT_MODEL) /* the runtime model's epoll_wait, netpoll.h */
+		cfg->netpoll_wait = cfg->model == MODEL_RUNTIME ? NETPOLL_WAIT_MS : NETPOLL_WAIT_EXACT;
 	int64_t *cost[] = { &cfg->cost_go_ns, &cfg->cost_chan_ns, &cfg->cost_switch_ns, &cfg->cost_gosched_ns };
 	const int64_t dcost[] = { d->cost_go_ns, d->cost_chan_ns, d->cost_switch_ns, d->cost_gosched_ns };
 	for (int i = 0; i < 4; i++)
@@ -136,6 +138,8 @@ static int check_config(const struct sim_config *c, const struct program *prog, 
 		bad = "a thread start time (--thread-start) needs the runtime model (--model=runtime)";
 	else if (!costs_ok(c))
 		bad = "operation costs (--cost-*) are 0 to 1s, and need the runtime model (--model=runtime)";
+	else if (c->netpoll_wait == NETPOLL_WAIT_MS && c->model != MODEL_RUNTIME)
+		bad = "netpoll's whole-millisecond wait (--netpoll-wait=ms) needs the runtime model (--model=runtime)";
 	else if (c->cpus < 0 || c->cpus > MAX_CPUS)
 		bad = "cpus must be in 1..1024";
 	else if (c->cpus > 0 && c->model != MODEL_RUNTIME)
@@ -246,8 +250,9 @@ struct sim *sim_new(const struct sim_config *cfg, const struct program *prog,
 	if (cfg->slack == SLACK_MEASURED)
 		s->sm_level = sysmon_slack_level(cfg->seed);
 	sysmon_init_clock(s);
-	/* per P: CPU-done, timer and its M's wake-up slots; per CPU (--cpus): its slice end; the load balance */
-	if (evq_init(&s->evq, 3 * s->nprocs + (cpu_on(cfg, s->nprocs) ? cfg->cpus + 1 : 0)) != 0 || cpu_init(s) != 0)
+	/* per P: CPU-done, timer and its M's wake-up slots; per CPU (--cpus): its slice end; the load balance;
+	 * last, the epoll_wait of the M blocked in netpoll */
+	if (evq_init(&s->evq, 3 * s->nprocs + (cpu_on(cfg, s->nprocs) ? cfg->cpus + 1 : 0) + 1) != 0 || cpu_init(s) != 0)
 		goto fail;
 	s->allp = calloc((size_t)s->nprocs, sizeof *s->allp);
 	s->chans = calloc((size_t)prog->nchans + 1, sizeof *s->chans);
@@ -291,10 +296,12 @@ static void handle(struct sim *s, const struct evq_item *it)
 		cpu_slice_end(s, it->id);
 	else if (it->kind == EVQ_CPU_BALANCE)
 		cpu_load_balance(s);
-	else { /* EVQ_TIMER: an instant at a P's earliest timer; the scheduler runs it */
+	else if (it->kind == EVQ_NETPOLL_WAKE)
+		netpoll_wake(s); /* the runtime model: the blocked M's epoll_wait returns */
+	else { /* EVQ_TIMER (--netpoll-wait=exact): an instant at a P's earliest timer; the scheduler runs it */
 		netpoll_timer_wake(s); /* findRunnable's pollUntil */
 		if (s->cfg.model == MODEL_RUNTIME)
-			s->wakep_calls++; /* the M in netpoll(delay) returns and takes an idle P */
+			s->wakep_calls++; /* --netpoll-wait=exact: the M in netpoll(delay) returns and takes an idle P */
 		timer_wake(s, it->id);
 	}
 	sim_check(s);

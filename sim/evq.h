@@ -27,7 +27,9 @@
  * usleep(3) is over (sched.h). */
 /* EVQ_CPU_SLICE (--cpus): CPU id's time slice ends (cpu.h).
  * EVQ_CPU_BALANCE (--cpus, --cpu-place=last): the load balancer runs (cpu.h). */
-enum evq_kind { EVQ_CPU_DONE, EVQ_SYSCALL_DONE, EVQ_TIMER, EVQ_NET_READY, EVQ_MWAKE, EVQ_CPU_SLICE, EVQ_CPU_BALANCE };
+/* EVQ_NETPOLL_WAKE (the runtime model): the epoll_wait of the M blocked in
+ * netpoll returns: it timed out, or netpollBreak woke it (netpoll.h). */
+enum evq_kind { EVQ_CPU_DONE, EVQ_SYSCALL_DONE, EVQ_TIMER, EVQ_NET_READY, EVQ_MWAKE, EVQ_CPU_SLICE, EVQ_CPU_BALANCE, EVQ_NETPOLL_WAKE };
 
 struct evq_item {
 	int64_t t;

@@ -69,8 +69,13 @@ int32_t netpoll_poll(struct sim *s, int32_t pi)
 	return gi;
 }
 
+/* The event queue's slot for the blocked M's epoll_wait: the last one. */
+static int32_t wake_slot(const struct sim *s) { return s->evq.nslots - 1; }
+
 static void returned(struct sim *s)
 {
+	if (netpoll_whole_ms(s))
+		evq_cancel(&s->evq, wake_slot(s));
 	s->netpoll_blocked = 0;
 	s->lastpoll = s->now;
 	s->sysmon_dirty = 1;
@@ -95,9 +100,58 @@ int netpoll_block_return(struct sim *s, int32_t *pi, int32_t *gi)
 	return 1;
 }
 
-void netpoll_block(struct sim *s)
+int64_t netpoll_wait_end(int64_t now, int64_t poll_until, int64_t slack_us)
+{
+	if (poll_until == INT64_MAX)
+		return INT64_MAX; /* delay < 0: waitms = -1, it blocks until woken */
+	int64_t delay = poll_until - now, waitms; /* us here, ns in Go */
+	if (delay <= 0)
+		return now; /* delay == 0: waitms = 0, it polls and returns */
+	if (delay < 1000)
+		waitms = 1; /* delay < 1e6 */
+	else if (delay < 1000000000000)
+		waitms = delay / 1000; /* delay < 1e15: int32(delay / 1e6) */
+	else
+		waitms = 1000000000; /* 1e9 */
+	int64_t slack = waitms > slack_us ? waitms : slack_us; /* 0.1% of waitms ms is waitms us */
+	return now + waitms * 1000 + slack;
+}
+
+static void set_wake(struct sim *s, int64_t t)
+{
+	s->netpoll_wake_at = t;
+	if (t == INT64_MAX)
+		evq_cancel(&s->evq, wake_slot(s));
+	else if (evq_schedule(&s->evq, wake_slot(s), t, EVQ_NETPOLL_WAKE, 0, 0) != 0)
+		sim_oom(s, "events");
+}
+
+/* The runtime model's blocking netpoll(delay): pollUntil and the wait's
+ * end (netpoll_wait_end). Returns 0 if the M does not block: no timer is
+ * live and no G waits for data (the runtime's test, with stale timers
+ * cleaned: pollUntil == 0, no waiters), or a timer is due now
+ * (netpoll(0) returns at once). */
+static int epoll_wait_block(struct sim *s, int64_t until)
+{
+	if (until == INT64_MAX && s->netpoll_waiters == 0)
+		return 0;
+	int64_t end = netpoll_wait_end(s->now, until, s->cfg.sysmon_slack_us);
+	if (end <= s->now) {
+		/* delay 0: netpoll(0) returns; a due timer this M could not take
+		 * (it was not let spin) is a spinning M's */
+		s->lastpoll = s->now;
+		return 0;
+	}
+	s->netpoll_until = until;
+	set_wake(s, end);
+	return 1;
+}
+
+void netpoll_block(struct sim *s, int64_t poll_until)
 {
 	if (s->netpoll_inited && !s->netpoll_blocked && (s->netpoll_waiters > 0 || s->ntimers > 0)) {
+		if (netpoll_whole_ms(s) && !epoll_wait_block(s, poll_until))
+			return;
 		s->netpoll_blocked = 1; /* sched.lastpoll.Swap(0) */
 		s->sysmon_dirty = 1;
 	}
@@ -107,6 +161,28 @@ void netpoll_timer_wake(struct sim *s)
 {
 	if (s->netpoll_blocked)
 		returned(s);
+}
+
+void netpoll_wake(struct sim *s)
+{
+	if (!s->netpoll_blocked)
+		return;
+	returned(s); /* sched.pollUntil.Store(0); sched.lastpoll.Store(now) */
+	int32_t pi = proc_pidleget(s); /* pidleget(now); none: stopm */
+	if (pi >= 0)
+		proc_startm_awake(s, pi); /* acquirep; goto top: sched_all runs its findRunnable */
+}
+
+void netpoll_timer_added(struct sim *s, int64_t when)
+{
+	if (s->netpoll_blocked) {
+		/* pollerPollUntil > when: netpollBreak; the M's epoll_wait returns
+		 * once its thread wakes */
+		int64_t t = s->now + s->cfg.thread_wake_us;
+		if (when < s->netpoll_until && t < s->netpoll_wake_at)
+			set_wake(s, t);
+	} else
+		proc_wakep_noidle(s); /* lastpoll != 0: wakep, to get an M into netpoll */
 }
 
 int netpoll_sysmon(struct sim *s)

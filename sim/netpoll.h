@@ -20,7 +20,11 @@
  * An M blocks in netpoll instead of sleeping (findRunnable's drop-P path)
  * when it gives up its P while Gs wait in the poller or timers exist
  * (pollUntil != 0) and no other M is blocked there (lastpoll.Swap(0)); it
- * returns when data arrives or at the earliest timer (its pollUntil).
+ * returns when data arrives or at the earliest timer (its pollUntil): in
+ * the seed model exactly then, in the runtime model when epoll_wait's
+ * whole-millisecond timeout ends (netpoll_wait_end), so a timer an idle M
+ * waits for runs up to ~1 ms late (a P running Go code runs its own on
+ * time, checkTimers; a spinning M others', stealWork).
  * Simplification: the blocked M is not a separate thread in the model (it
  * is one of the idle Ms); the poller is initialised (netpollGenericInit)
  * by the first timer or net op, as in the runtime. */
@@ -43,10 +47,54 @@ int32_t netpoll_poll(struct sim *s, int32_t pi);
  * to execute) and injects the rest; with no idle P it injects them all.
  * Returns 1 if there is a G to execute. */
 int netpoll_block_return(struct sim *s, int32_t *pi, int32_t *gi);
-/* findRunnable's drop-P path: this M blocks in netpoll if it should. */
-void netpoll_block(struct sim *s);
-/* The earliest timer fell due: an M blocked in netpoll returns. */
+/* findRunnable's drop-P path: this M blocks in netpoll if it should; in
+ * the runtime model until poll_until (findRunnable's pollUntil: the
+ * earliest timer, timer_earliest; INT64_MAX: none), rounded as
+ * netpoll_wait_end says. The seed model ignores poll_until. */
+void netpoll_block(struct sim *s, int64_t poll_until);
+/* The seed model: the earliest timer fell due, an M blocked in netpoll
+ * returns. (The runtime model's returns when its epoll_wait does.) */
 void netpoll_timer_wake(struct sim *s);
+/* The runtime model's whole-millisecond netpoll wait is on (--netpoll-wait
+ * =ms, its default); off, the M waits exactly until the earliest timer, as
+ * in the seed model. */
+static inline int netpoll_whole_ms(const struct sim *s) { return s->cfg.netpoll_wait == NETPOLL_WAIT_MS; }
+/* netpoll_epoll.go netpoll(delay), the wait findRunnable's blocking
+ * netpoll makes for pollUntil (proc.go: delay := pollUntil - now, 0 if
+ * negative; -1, blocking, with no timer: poll_until INT64_MAX):
+ *	if delay < 0 { waitms = -1 } else if delay == 0 { waitms = 0 }
+ *	else if delay < 1e6 { waitms = 1 }
+ *	else if delay < 1e15 { waitms = int32(delay / 1e6) }
+ *	else { waitms = 1e9 }
+ *	n, errno := syscall.EpollWait(epfd, events[:], int32(len(events)), waitms)
+ * so the M wakes whole milliseconds later, a delay under 1 ms as 1 ms,
+ * and a truncated one early (findRunnable then finds nothing, blocks
+ * again with the remainder: under 1 ms, 1 ms more). Linux's epoll_wait
+ * sleeps on an hrtimer with the task's timer slack (fs/eventpoll.c
+ * ep_poll -> select_estimate_accuracy, fs/select.c: the larger of
+ * current->timer_slack_ns and 0.1% of the timeout) and overshoots as
+ * usleep does: the model adds the usleep figure, cfg.sysmon_slack_us (the
+ * runtime model's 70 us, as runqgrab's usleep(3) gets), or 0.1% if larger.
+ * Returns when the M wakes: INT64_MAX if it blocks until woken, `now` if
+ * it does not wait. */
+int64_t netpoll_wait_end(int64_t now, int64_t poll_until, int64_t slack_us);
+/* EVQ_NETPOLL_WAKE (the runtime model): the blocked M's epoll_wait
+ * returned (timed out, or netpollBreak). findRunnable's code after
+ * netpoll(delay): pollUntil = 0, lastpoll = now, pidleget: with an idle P
+ * the M acquires it (awake: no --thread-wake) and starts findRunnable over
+ * (goto top; sched_all runs it): it runs a due timer's G, or finds nothing
+ * and blocks again for the next; with none, stopm. */
+void netpoll_wake(struct sim *s);
+/* The runtime model's wakeNetPoller(when), from timer.maybeAdd when the
+ * timer is its P's new earliest: with an M blocked in netpoll for a later
+ * pollUntil, netpollBreak (its epoll_wait returns --thread-wake later: an
+ * eventfd write wakes it as a futex would); with none blocked (lastpoll
+ * != 0), wakep, to get an M there.
+ * Simplification: findRunnable's own netpollBreak (an M that drops its P
+ * with an earlier pollUntil than the poller's) is not made: every timer
+ * is added through maybeAdd, whose break already keeps the poller's
+ * pollUntil the earliest. */
+void netpoll_timer_added(struct sim *s, int64_t when);
 /* sysmon's netpoll: returns 1 if it injected Gs. */
 int netpoll_sysmon(struct sim *s);
 /* When sysmon's next poll falls due (INT64_MAX: not while one blocks). */

@@ -280,7 +280,9 @@ static SIM_HOT int schedule(struct sim *s, int32_t pi)
 	}
 	if (spinner_backs_off(s, pi))
 		return 1;
-	netpoll_block(s); /* it may wait in netpoll rather than sleep */
+	/* it may wait in netpoll rather than sleep (the runtime model: until
+	 * pollUntil, checkTimersNoP's earliest timer) */
+	netpoll_block(s, netpoll_whole_ms(s) ? timer_earliest(s) : INT64_MAX);
 	sim_rule(s, EV_P, RULE_STOPM, 0);
 	proc_releasep_stopm(s, pi);
 	sim_rule_done(s);

@@ -35,6 +35,10 @@ enum sim_slack { SLACK_MODEL = -1, SLACK_FIXED, SLACK_MEASURED };
 enum sim_model { MODEL_SEED, MODEL_RUNTIME };
 /* --cpu-place (cpu.h): which CPU a thread that wants one runs on. */
 enum sim_cpu_place { CPU_PLACE_SHARED, CPU_PLACE_LAST };
+/* --netpoll-wait (netpoll.h): how long the M blocked in netpoll for the
+ * earliest timer waits: its model's (the runtime model: whole ms, as
+ * netpoll_epoll.go's epoll_wait; the seed model: exactly until the timer). */
+enum sim_netpoll_wait { NETPOLL_WAIT_MODEL, NETPOLL_WAIT_EXACT, NETPOLL_WAIT_MS };
 /* A duration field set to SIM_MODEL_DEFAULT takes its model's default. */
 #define SIM_MODEL_DEFAULT (-1)
 
@@ -64,6 +68,7 @@ struct sim_config {
 	int64_t cpu_slice_us;   /* --cpu-slice: a thread's time slice on a CPU; 0: Linux's default for cpus (cpu.h) */
 	enum sim_cpu_place cpu_place; /* --cpu-place: one run queue for all CPUs, or a thread stays on its last CPU (cpu.h) */
 	int64_t cpu_migration_cost_us; /* --cpu-migration-cost (last): a waiting thread that ran more recently is not moved; 0: CPU_MIGRATION_COST_US */
+	enum sim_netpoll_wait netpoll_wait; /* --netpoll-wait: whole ms or exact (NETPOLL_WAIT_MODEL: the model's) */
 	int go_release;         /* --go: the Go 1.N whose rules the runtime model follows (release.h); 0: RELEASE_DEFAULT */
 	int64_t until_us;       /* 0, or stop (SIM_UNTIL) rather than run an instant past it */
 	/* 0, or stop (SIM_LIMIT) past this many steps or goroutines: for

@@ -301,6 +301,11 @@ struct sim {
 	int64_t netpoll_waiters; /* Gs parked in net (netpollWaiters) */
 	int64_t lastpoll;        /* sched.lastpoll while no M is blocked in netpoll */
 	uint8_t netpoll_inited, netpoll_blocked;
+	/* the runtime model, while an M is blocked in netpoll: its
+	 * sched.pollUntil (the earliest timer when it blocked; INT64_MAX: none,
+	 * it waits for data alone) and when its epoll_wait returns (timed out,
+	 * netpoll_wait_end, or woken by netpollBreak) */
+	int64_t netpoll_until, netpoll_wake_at;
 	uint64_t timerseq;
 	/* time.Tickers (timer.h): a pool with a free list (through next), found
 	 * by goid in a chained hash (tickhash: heads, -1 empty) */

@@ -4,6 +4,7 @@
 
 #include <stdlib.h>
 
+#include "netpoll.h"
 #include "park.h"
 
 static int before(const struct timer *a, const struct timer *b)
@@ -74,6 +75,8 @@ static void clean_head(struct sim *s, int32_t pi)
 static void arm(struct sim *s, int32_t pi)
 {
 	struct timers *ts = &s->allp[pi].timers;
+	if (netpoll_whole_ms(s))
+		return; /* the M blocked in netpoll keeps its own time (netpoll.h) */
 	if (ts->len == 0 || ts->heap[0].when <= s->now)
 		evq_cancel(&s->evq, s->nprocs + pi);
 	else if (evq_schedule(&s->evq, s->nprocs + pi, ts->heap[0].when, EVQ_TIMER, pi, 0) != 0)
@@ -91,12 +94,15 @@ static int add(struct sim *s, int32_t pi, int32_t gi, int64_t when, int32_t para
 			return sim_oom(s, "timers");
 		ts->heap = a;
 	}
+	int wake = ts->len == 0 || when < ts->heap[0].when; /* wakeTime == 0 || when < wakeTime */
 	ts->heap[ts->len] = (struct timer){ .when = when, .seq = s->timerseq++, .g = gi,
 					    .gen = s->allg[gi].parkgen, .param = param, .tick = tick };
 	sift_up(ts->heap, ts->len++);
 	s->ntimers++;
 	pmask_add(s->timerp, pi); /* timerpMask */
-	arm(s, pi); /* a new earliest: wakeNetPoller */
+	arm(s, pi);
+	if (wake && netpoll_whole_ms(s))
+		netpoll_timer_added(s, when); /* maybeAdd: wakeNetPoller(when) */
 	return 0;
 }
 
@@ -136,6 +142,17 @@ int64_t timer_next(struct sim *s, int32_t pi)
 	struct timers *ts = &s->allp[pi].timers;
 	clean_head(s, pi);
 	return ts->len > 0 ? ts->heap[0].when : INT64_MAX;
+}
+
+int64_t timer_earliest(struct sim *s)
+{
+	int64_t t = INT64_MAX;
+	for (int32_t pi = pmask_next(s->timerp, s->nprocs, 0); pi >= 0; pi = pmask_next(s->timerp, s->nprocs, pi + 1)) {
+		int64_t w = timer_next(s, pi);
+		if (w < t)
+			t = w;
+	}
+	return t;
 }
 
 int timer_any_due(struct sim *s)

@@ -12,10 +12,10 @@
  * check, the owner's or the thief's. A select's `after` case is a timer
  * the same way, woken with its case index.
  *
- * When a timer becomes a P's earliest, the P's timer slot in the event
- * queue is set to its time (wakeNetPoller: an M blocked in netpoll is woken
- * for it), so the driver has an instant there; the scheduler then finds it
- * due. A timer whose G was woken otherwise (a select's other case) is
+ * The seed model: when a timer becomes a P's earliest, the P's timer slot
+ * in the event queue is set to its time (an M blocked in netpoll is woken
+ * for it), so the driver has an instant there; the scheduler then finds
+ * it due. A timer whose G was woken otherwise (a select's other case) is
  * stale: it stays in the heap, counted by timerslen as the runtime counts
  * its zombies, until it reaches the top (cleanHead).
  *
@@ -53,11 +53,13 @@
  * (sendTime into the full buffer: a timer run that readies no G), which
  * here does not happen; what a receiver gets is the same (one stale tick,
  * the grid kept).
- * Simplification: an M asleep in netpoll for the earliest timer wakes at
- * its `when`; Go's netpoll (netpoll_epoll.go) waits whole ms, a delay
- * under 1 ms as 1 ms, so there a timer an idle M waits for (a sleep's, a
- * ticker's) fires up to about 1 ms late: a 1 ms ticker whose receiver
- * works 150 us per tick wakes about every 1.2 ms.
+ * The M asleep in netpoll for the earliest timer wakes at its `when` in
+ * the seed model (the P's timer slot, EVQ_TIMER); in the runtime model it
+ * wakes when netpoll_epoll.go's whole-millisecond epoll_wait does
+ * (netpoll.h: netpoll_wait_end), so a timer an idle M waits for (a
+ * sleep's, a ticker's) fires up to about 1 ms late, and the P's slot is
+ * not used. A timer that is its P's new earliest calls wakeNetPoller
+ * (maybeAdd; netpoll_timer_added).
  *
  * Invariants (check.c): each heap is ordered; s->ntimers is the number of
  * entries in all heaps. */
@@ -78,6 +80,9 @@ int timer_check(struct sim *s, int32_t pi, int32_t runner);
 void timer_wake(struct sim *s, int32_t pi);
 /* P pi's earliest live timer (cleanHead first), or INT64_MAX. */
 int64_t timer_next(struct sim *s, int32_t pi);
+/* The earliest live timer on any P (cleanHead first; findRunnable's
+ * checkTimersNoP over timerpMask), or INT64_MAX. */
+int64_t timer_earliest(struct sim *s);
 /* Whether some P has a live timer due now. */
 int timer_any_due(struct sim *s);
 void timers_free(struct sim *s);

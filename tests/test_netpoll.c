@@ -3,6 +3,7 @@
  * after 10 ms) and where it goes (injectglist). */
 #include <criterion/criterion.h>
 
+#include "../sim/netpoll.h"
 #include "helpers.h"
 
 static struct sim_config cfg_check(int procs)
@@ -90,5 +91,40 @@ Test(netpoll, everyone_waiting_on_the_network_is_not_a_deadlock)
 	run_text("{\"main\": [{\"net\": \"20ms\"}]}", &cfg, &r);
 	cr_assert_eq(r.status, SIM_DONE, "%s", r.msg);
 	cr_assert_eq(r.sum.makespan_us, 20000);
+	run_result_free(&r);
+}
+
+/* netpoll_epoll.go's netpoll(delay) -> EpollWait(waitms): a delay under
+ * 1 ms waits 1 ms, a longer one whole ms (truncated), none blocks, 0 polls;
+ * the wait overshoots by the slack or 0.1% of it, the larger. */
+Test(netpoll, a_wait_under_a_millisecond_lasts_one_and_longer_ones_are_cut_to_whole_milliseconds)
+{
+	cr_assert_eq(netpoll_wait_end(100, 350, 70), 100 + 1000 + 70, "250 us: 1 ms");
+	cr_assert_eq(netpoll_wait_end(100, 2599, 70), 100 + 2000 + 70, "2.499 ms: 2 ms, early");
+	cr_assert_eq(netpoll_wait_end(100, 3100, 0), 100 + 3000 + 3, "3 ms, no slack: 0.1% of it");
+	cr_assert_eq(netpoll_wait_end(100, 100, 70), 100, "delay 0: it does not wait");
+	cr_assert_eq(netpoll_wait_end(100, 50, 70), 100, "a timer already due: delay 0");
+	cr_assert_eq(netpoll_wait_end(100, INT64_MAX, 70), INT64_MAX, "no timer: it blocks until woken");
+}
+
+/* The runtime model: a timer earlier than the one the blocked M waits for
+ * breaks its wait (wakeNetPoller -> netpollBreak): it returns, finds
+ * nothing due, and blocks again for the new one. main sleeps 10 ms on P0
+ * (its M blocks for 10 ms); G2 on P1 runs 500 us and sleeps 1 ms: it wakes
+ * at 500 + 1 ms + 1 us, not with the 10 ms wait. */
+Test(netpoll, a_new_earlier_timer_breaks_the_blocked_ms_wait_for_a_later_one)
+{
+	struct sim_config cfg = cfg_check(2);
+	cfg.model = MODEL_RUNTIME;
+	struct run_result r;
+	run_text("{\"main\": [{\"go\": \"s\"}, {\"sleep\": \"10ms\"}], \"funcs\": {\"s\": [{\"run\": \"500us\"}, {\"sleep\": \"1ms\"}]}}",
+		 &cfg, &r);
+	cr_assert_eq(r.status, SIM_DONE, "%s", r.msg);
+	long park = evlog_find(&r.log, 0, EV_G, 2, PL_WAITING);
+	cr_assert_geq(park, 0);
+	cr_assert_eq(r.log.ev[park].t, 500);
+	long w = wake_of(&r.log, 2);
+	cr_assert_geq(w, 0);
+	cr_assert_eq(r.log.ev[w].t, 1501, "G2 woke at %lld", (long long)r.log.ev[w].t);
 	run_result_free(&r);
 }

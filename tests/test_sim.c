@@ -26,7 +26,12 @@ static void check_run(const char *name, int procs, int steal, enum sim_preempt m
 	for (int i = 0; i < procs; i++)
 		busy += r.sum.busy_us[i];
 	if (r.inexact) { /* range, select, forever: the totals are a lower bound */
-		cr_assert_geq(r.sum.work_us, r.total_work, "%s procs=%d steal=%d mode=%d", ctx, procs, steal, mode);
+		/* except in the runtime model when main's return ends the program:
+		 * a sleep on an idle program there takes whole ms (netpoll.h), so
+		 * server's acceptor starts fewer handlers before main returns */
+		if (model == MODEL_SEED || !r.exit_main)
+			cr_assert_geq(r.sum.work_us, r.total_work, "%s procs=%d steal=%d mode=%d", ctx, procs, steal,
+				      mode);
 		cr_assert_leq(busy, r.sum.work_us, "%s: no more CPU used than work started", ctx);
 	} else {
 		cr_assert_eq(busy, r.total_work, "%s procs=%d steal=%d mode=%d: CPU used %lld, work requested %lld",

@@ -4,6 +4,7 @@
  * the timer on the P's heap like a sleep's, both models. */
 #include <criterion/criterion.h>
 
+#include "../sim/netpoll.h"
 #include "../sim/park.h"
 #include "../sim/timer.h"
 #include "helpers.h"
@@ -25,6 +26,45 @@ static int parks(const struct run_result *r, int g)
 	for (long i = evlog_find(&r->log, 0, EV_G, g, PL_WAITING); i >= 0;
 	     i = evlog_find(&r->log, (size_t)i + 1, EV_G, g, PL_WAITING))
 		n++;
+	return n;
+}
+
+/* The tests' epoll_wait overshoot (netpoll.h: --sysmon-slack's figure,
+ * 0 in test_config). */
+static int64_t runtime_slack(void)
+{
+	struct sim_config cfg = test_config(1);
+	cfg.model = MODEL_RUNTIME;
+	sim_config_fill_model(&cfg);
+	return cfg.sysmon_slack_us;
+}
+
+/* The runtime model: when an M that blocked in netpoll at b for a fire at
+ * f wakes (netpoll_wait_end, again while it wakes early). */
+static int64_t netpoll_wakes_for(int64_t b, int64_t f)
+{
+	int64_t t = b;
+	for (int i = 0; i < 4 && t < f; i++)
+		t = netpoll_wait_end(t, f, runtime_slack());
+	return t;
+}
+
+/* The runtime model: G g's every wait for a tick of a 1 ms ticker made at
+ * `start`, from `from` in the log on, ends when the netpoll M's epoll_wait
+ * does (netpoll.h) for the next fire on the grid start + k ms; returns
+ * how many waits. */
+static int waits_end_at_netpoll_wakes(const struct run_result *r, size_t from, int g, int64_t start)
+{
+	int n = 0;
+	for (long i = evlog_find(&r->log, from, EV_G, g, PL_WAITING); i >= 0;
+	     i = evlog_find(&r->log, (size_t)i + 1, EV_G, g, PL_WAITING)) {
+		long w = evlog_find(&r->log, (size_t)i + 1, EV_G, g, PL_RUNNEXT);
+		cr_assert_geq(w, 0);
+		int64_t b = r->log.ev[i].t, fire = start + ((b - start) / 1000 + 1) * 1000;
+		cr_assert_eq(r->log.ev[w].t, netpoll_wakes_for(b, fire), "a wait from %lld for the fire at %lld ended at %lld",
+			     (long long)b, (long long)fire, (long long)r->log.ev[w].t);
+		n++;
+	}
 	return n;
 }
 
@@ -52,7 +92,28 @@ static void keeps_period(enum sim_model model)
 	run_result_free(&r);
 }
 
-Test(ticker, a_ticker_keeps_its_period_behind_cpu_bound_work) { keeps_period(MODEL_RUNTIME); }
+/* The runtime model, the same program: main's P idles between ticks, its
+ * M in netpoll, so each tick wakes when epoll_wait's whole ms end (1 ms
+ * from 300 us after a fire, plus 0.1% of it: 301 us late), and a fire that
+ * falls due meanwhile is taken at once; the fires stay on the grid. */
+Test(ticker, an_idle_receivers_ticks_wake_when_the_netpoll_wait_of_whole_ms_ends)
+{
+	struct sim_config cfg = test_config(2);
+	cfg.model = MODEL_RUNTIME;
+	cfg.preempt = PREEMPT_OFF; /* a preempted spinner's wakep would start an M that runs the timer */
+	struct run_result r;
+	run_text("{\"main\": [{\"go\": \"spin\"}, {\"repeat\": 40, \"body\": [{\"tick\": \"1ms\"}, {\"run\": \"300us\"}]}],"
+		 " \"funcs\": {\"spin\": [{\"run\": \"60ms\"}]}}", &cfg, &r);
+	cr_assert_eq(r.status, SIM_DONE, "%s", r.msg);
+	long first = evlog_find(&r.log, 0, EV_G, 1, PL_WAITING);
+	cr_assert_geq(first, 0);
+	int64_t start = r.log.ev[first].t; /* the ticker is made at main's first receive */
+	int n = waits_end_at_netpoll_wakes(&r, 0, 1, start);
+	int64_t t[64];
+	cr_assert_eq(wakes(&r, 1, t, 64), n);
+	cr_assert(n > 20 && n < 40, "%d of 40 receives waited: the others found a fire due", n);
+	run_result_free(&r);
+}
 Test(ticker, a_ticker_keeps_its_period_behind_cpu_bound_work_in_the_seed_model) { keeps_period(MODEL_SEED); }
 
 /* On one P, a CPU-bound goroutine holds the P until it is preempted or
@@ -83,7 +144,25 @@ static void skips_to_grid(enum sim_model model)
 	run_result_free(&r);
 }
 
-Test(ticker, late_fires_skip_to_the_grid_rather_than_drift) { skips_to_grid(MODEL_RUNTIME); }
+/* The runtime model, the same program: once the spinner is done the P
+ * idles between ticks and each wait ends with the netpoll M's (1 ms from
+ * 100 us after a fire, plus the slack), not on the grid, and is for the
+ * next fire on it. */
+Test(ticker, after_the_spinner_each_tick_wakes_at_the_netpoll_wait_for_the_next_fire_on_the_grid)
+{
+	struct sim_config cfg = test_config(1);
+	cfg.model = MODEL_RUNTIME;
+	struct run_result r;
+	run_text("{\"main\": [{\"go\": \"spin\"}, {\"repeat\": 12, \"body\": [{\"tick\": \"1ms\"}, {\"run\": \"100us\"}]}],"
+		 " \"funcs\": {\"spin\": [{\"run\": \"25ms\"}]}}", &cfg, &r);
+	cr_assert_eq(r.status, SIM_DONE, "%s", r.msg);
+	long dead = evlog_find(&r.log, 0, EV_G, 2, PL_DEAD);
+	cr_assert_geq(dead, 0);
+	long first = evlog_find(&r.log, 0, EV_G, 1, PL_WAITING);
+	int after = waits_end_at_netpoll_wakes(&r, (size_t)dead, 1, r.log.ev[first].t);
+	cr_assert_geq(after, 3, "%d waits after the spinner", after);
+	run_result_free(&r);
+}
 Test(ticker, late_fires_skip_to_the_grid_rather_than_drift_in_the_seed_model) { skips_to_grid(MODEL_SEED); }
 
 /* Ticks at 1, 2, 3, 4 ms; main receives at 1 ms, then works 3.5 ms: its
@@ -101,12 +180,16 @@ static void slow_receiver(enum sim_model model)
 	cr_assert_eq(parks(&r, 1), 2, "the stale tick is there at once: two of three receives wait");
 	int64_t t[4];
 	cr_assert_eq(wakes(&r, 1, t, 4), 2);
-	cr_assert_eq(t[0], 1000);
+	/* The runtime model: main's M waits in netpoll, 1 ms plus the slack
+	 * (netpoll.h); from 4501 for 5000, 499 us: 1 ms plus the slack too. */
+	int rt = model == MODEL_RUNTIME;
 	long park = evlog_find(&r.log, 0, EV_G, 1, PL_WAITING);
+	cr_assert_eq(t[0], rt ? netpoll_wakes_for(r.log.ev[park].t, 1000) : 1000);
 	park = evlog_find(&r.log, (size_t)park + 1, EV_G, 1, PL_WAITING);
 	cr_assert_geq(r.log.ev[park].t, 4500, "the second wait starts after the stale tick");
 	cr_assert_eq(r.log.ev[park].wait, WR_CHAN_RECV);
-	cr_assert_eq(t[1], 5000, "the fires at 3 and 4 ms are dropped: the next is 5 ms");
+	cr_assert_eq(t[1], rt ? netpoll_wakes_for(r.log.ev[park].t, 5000) : 5000,
+		     "the fires at 3 and 4 ms are dropped: the next is 5 ms");
 	run_result_free(&r);
 }
 

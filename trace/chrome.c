@@ -12,7 +12,8 @@
  * - flows ("s" then "f", bound to the enclosing slices): each steal from
  *   the victim's lane to the thief's, each handoff from the M in the
  *   syscall to the M given the P, each wake-up from the waker's P to
- *   where the woken G next runs;
+ *   where the woken G next runs (both halves written when it runs, so a
+ *   G woken but never run before the end leaves no half a flow);
  * - instants ("i"): preemptions and spills on the P's lane, sysmon's
  *   retakes on sysmon's lane.
  * Lanes get their names (process_name, thread_name metadata) up front for
@@ -36,6 +37,8 @@ struct ch_g {
 	int64_t start;   /* running since, -1 if not running */
 	int32_t p, fn;
 	int64_t flow;    /* a wake-up flow waiting for its next start, 0 none */
+	int64_t flow_t;  /* its wake-up's time and waker's P: the "s" half is */
+	int32_t flow_p;  /* written with the "f", so a G never run leaves none */
 	uint8_t why;     /* the reason it started running */
 	uint8_t rule;    /* --explain: the rule that ran it */
 };
@@ -179,17 +182,23 @@ static void g_slice_end(struct chrome *c, int32_t goid, struct ch_g *g, const ch
 	g->start = -1;
 }
 
-static void flow(struct chrome *c, int pid, int from_tid, int to_tid, const char *name, int64_t id_or_0)
+static void flow_from(struct chrome *c, int pid, int from_tid, int64_t ts, int to_tid, const char *name,
+		      int64_t id_or_0)
 {
 	int64_t id = id_or_0 ? id_or_0 : ++c->flows;
 	if (from_tid >= 0)
 		ev_fmt(c, "{\"ph\":\"s\",\"bp\":\"e\",\"pid\":%d,\"tid\":%d,\"ts\":%" PRId64
 			  ",\"name\":\"%s\",\"cat\":\"%s\",\"id\":%" PRId64 "}",
-		       pid, from_tid, c->t, name, name, id);
+		       pid, from_tid, ts, name, name, id);
 	if (to_tid >= 0)
 		ev_fmt(c, "{\"ph\":\"f\",\"bp\":\"e\",\"pid\":%d,\"tid\":%d,\"ts\":%" PRId64
 			  ",\"name\":\"%s\",\"cat\":\"%s\",\"id\":%" PRId64 "}",
 		       pid, to_tid, c->t, name, name, id);
+}
+
+static void flow(struct chrome *c, int pid, int from_tid, int to_tid, const char *name, int64_t id_or_0)
+{
+	flow_from(c, pid, from_tid, c->t, to_tid, name, id_or_0);
 }
 
 /* ---- queues --------------------------------------------------------- */
@@ -239,7 +248,8 @@ static void on_g(struct chrome *c, const struct sim_event *e)
 		g_slice_end(c, e->g, g, sim_reason_name(e->reason));
 	if (e->from == PL_WAITING && e->by_p >= 0) { /* the wake-up's first half, on the waker's P */
 		g->flow = ++c->flows;
-		flow(c, PID_P, e->by_p, -1, "wakeup", g->flow);
+		g->flow_t = c->t;
+		g->flow_p = e->by_p;
 	}
 	if (e->to == PL_RUNNING && e->p >= 0 && e->p < c->procs) {
 		g->start = c->t;
@@ -247,7 +257,7 @@ static void on_g(struct chrome *c, const struct sim_event *e)
 		g->why = e->reason;
 		g->rule = e->rule;
 		if (g->flow) {
-			flow(c, PID_P, -1, e->p, "wakeup", g->flow);
+			flow_from(c, PID_P, g->flow_p, g->flow_t, e->p, "wakeup", g->flow);
 			g->flow = 0;
 		}
 	}
