@@ -29,6 +29,10 @@ Test(fmt, integers_print_as_printf_does_at_every_digit_count)
 	}
 	check_i(INT64_MAX);
 	check_i(INT64_MIN);
+	for (int64_t v = 0; v < 100000; v++) /* every four-digit block (tr_digits4) at every length */
+		check_i(v);
+	for (int64_t v = 123450000; v < 123460000; v++)
+		check_i(v);
 }
 
 Test(fmt, small_table_and_its_edges_match_the_general_path)

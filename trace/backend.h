@@ -83,6 +83,15 @@ static inline char *tr_put_s(char *p, const char *s)
 
 extern const char tr_digits2[200]; /* "00".."99" (trace.c) */
 
+extern const char tr_digits4[40000]; /* "0000".."9999" (trace.c) */
+
+/* u < 10000 as exactly 4 digits. */
+static inline char *tr_put_4(char *p, uint32_t u)
+{
+	memcpy(p, &tr_digits4[4 * u], 4);
+	return p + 4;
+}
+
 /* u < 10000 in decimal, 1 to 4 digits. */
 static inline char *tr_put_u4(char *p, uint32_t u)
 {
@@ -100,17 +109,7 @@ static inline char *tr_put_u4(char *p, uint32_t u)
 		memcpy(p + 1, &tr_digits2[2 * lo], 2);
 		return p + 3;
 	}
-	memcpy(p, &tr_digits2[2 * hi], 2);
-	memcpy(p + 2, &tr_digits2[2 * lo], 2);
-	return p + 4;
-}
-
-/* u < 10000 as exactly 4 digits. */
-static inline char *tr_put_4(char *p, uint32_t u)
-{
-	memcpy(p, &tr_digits2[2 * (u / 100)], 2);
-	memcpy(p + 2, &tr_digits2[2 * (u % 100)], 2);
-	return p + 4;
+	return tr_put_4(p, u);
 }
 
 /* v in decimal, two digits a step from the table: up to 8 digits in

@@ -26,6 +26,15 @@ const char tr_digits2[200] = "00010203040506070809101112131415161718192021222324
 			     "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
 			     "8081828384858687888990919293949596979899";
 
+/* "0000" .. "9999", 4 bytes each, as nested string concatenations */
+#define TR_D1(p) p "0" p "1" p "2" p "3" p "4" p "5" p "6" p "7" p "8" p "9"
+#define TR_D2(p) TR_D1(p "0") TR_D1(p "1") TR_D1(p "2") TR_D1(p "3") TR_D1(p "4") TR_D1(p "5") TR_D1(p "6") \
+	TR_D1(p "7") TR_D1(p "8") TR_D1(p "9")
+#define TR_D3(p) TR_D2(p "0") TR_D2(p "1") TR_D2(p "2") TR_D2(p "3") TR_D2(p "4") TR_D2(p "5") TR_D2(p "6") \
+	TR_D2(p "7") TR_D2(p "8") TR_D2(p "9")
+const char tr_digits4[40000] = TR_D3("0") TR_D3("1") TR_D3("2") TR_D3("3") TR_D3("4") TR_D3("5") TR_D3("6")
+	TR_D3("7") TR_D3("8") TR_D3("9");
+
 int tr_frags_set(struct tr_frags *t, int n, const char *(*name)(int), const char *pre, const char *post)
 {
 	size_t a = strlen(pre), c = strlen(post);
