@@ -1149,6 +1149,39 @@ static void ticker_pass(struct imp *im)
 	}
 }
 
+struct fn_k { const char *fn; size_t k; };
+
+static int by_fn(const void *a, const void *b)
+{
+	const struct fn_k *x = a, *y = b;
+	int c = strcmp(x->fn, y->fn);
+	return c ? c : (x->k > y->k) - (x->k < y->k);
+}
+
+/* The pass-shape inference (mutex_passes) over each function's goroutines:
+ * the sections it added, or -1 out of memory. */
+static long function_passes(struct imp *im)
+{
+	struct fn_k *v = malloc((im->ng ? im->ng : 1) * sizeof *v);
+	json_t **arrs = malloc((im->ng ? im->ng : 1) * sizeof *arrs);
+	size_t n = 0;
+	long total = v && arrs ? 0 : -1;
+	for (size_t k = 0; k < im->ng && total == 0; k++)
+		if (!im->g[k].runtime)
+			v[n++] = (struct fn_k){ im->g[k].fn, k };
+	if (n)
+		qsort(v, n, sizeof *v, by_fn);
+	for (size_t i = 0, j; i < n && total >= 0; i = j) {
+		for (j = i; j < n && strcmp(v[j].fn, v[i].fn) == 0; j++)
+			arrs[j - i] = im->g[v[j].k].ops;
+		long got = mutex_passes(arrs, j - i);
+		total = got < 0 ? -1 : total + got;
+	}
+	free(v);
+	free(arrs);
+	return total;
+}
+
 static json_t *workload(struct imp *im, int merge)
 {
 	struct ig *main_g = im->ng && im->g[0].goid == 1 ? &im->g[0] : NULL;
@@ -1173,6 +1206,8 @@ static json_t *workload(struct imp *im, int merge)
 		return NULL;
 	}
 	long inferred = im->oom ? 0 : mutex_infer(&im->mx);
+	long passes = inferred < 0 ? 0 : function_passes(im);
+	inferred = passes < 0 ? -1 : inferred + passes;
 	if (inferred < 0)
 		im->oom = 1;
 	if (!im->oom)

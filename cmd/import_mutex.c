@@ -326,3 +326,203 @@ long mutex_infer(struct mx_log *log)
 	free(est);
 	return total;
 }
+
+/* The pass-shape inference (import_mutex.h, mutex_passes). */
+#define PASS_MIN_SEEN 8    /* passes that show their section, at least */
+#define PASS_MIN_ANCHORS 16
+#define PASS_MAX_KINDS 64  /* distinct anchor candidates looked at */
+
+static int is_plain(json_t *op) /* a run, lock or unlock: not an anchor */
+{
+	return json_object_get(op, "run") || json_object_get(op, "lock") || json_object_get(op, "unlock");
+}
+
+/* The op of ops (not a run, lock or unlock) that occurs most often, or NULL
+ * when none occurs PASS_MIN_ANCHORS times. */
+static json_t *anchor_of(json_t *ops)
+{
+	json_t *kind[PASS_MAX_KINDS];
+	size_t count[PASS_MAX_KINDS], nk = 0, i, best = 0;
+	json_t *op, *a = NULL;
+	json_array_foreach(ops, i, op) {
+		if (is_plain(op) || json_object_get(op, "body"))
+			continue;
+		size_t k = 0;
+		while (k < nk && !json_equal(kind[k], op))
+			k++;
+		if (k == nk && nk < PASS_MAX_KINDS) {
+			kind[nk] = op;
+			count[nk++] = 0;
+		}
+		if (k < nk && ++count[k] > best) {
+			best = count[k];
+			a = kind[k];
+		}
+	}
+	return best >= PASS_MIN_ANCHORS ? a : NULL;
+}
+
+/* What pass [i, end) of ops (after its anchor) shows of its mutex mu
+ * (set from the first seen): its CPU time (d); the CPU to a block in Lock
+ * (a lock and unlock pair: the wake of a waiter) in *x, or -1; the CPU to
+ * an Unlock that woke a waiter (lock, a run, unlock) in *u, or -1. Returns
+ * -1 when the pass has any other op, a second section or another mutex. */
+static int pass_kind(json_t *ops, size_t i, size_t end, long *d, long *x, long *u, const char **mu)
+{
+	long cpu = 0;
+	*x = *u = -1;
+	for (; i < end; i++) {
+		json_t *op = json_array_get(ops, i), *m = json_object_get(op, "lock");
+		long r = run_us(op);
+		if (r >= 0) {
+			cpu += r;
+			continue;
+		}
+		if (!m || !json_is_string(m) || i + 1 >= end || (*mu && strcmp(*mu, json_string_value(m)) != 0))
+			return -1;
+		*mu = json_string_value(m);
+		if (is_mu_op(json_array_get(ops, i + 1), "unlock", *mu) && *x < 0 && *u < 0) {
+			*x = cpu;
+			i++;
+		} else if (i + 2 < end && (r = run_us(json_array_get(ops, i + 1))) >= 0 &&
+			   is_mu_op(json_array_get(ops, i + 2), "unlock", *mu) && *u < 0) {
+			cpu += r;
+			*u = cpu;
+			i += 2;
+		} else {
+			return -1;
+		}
+	}
+	*d = cpu;
+	return 0;
+}
+
+static long median_of(long *v, size_t n)
+{
+	qsort(v, n, sizeof *v, by_long);
+	return v[n / 2];
+}
+
+/* The passes' statistics over ops, each array with room for ops' size:
+ * the CPU of each pass of runs only (ro), and of each with a block in Lock
+ * its length and the block's offset (xd, xs), of each with an Unlock that
+ * woke a waiter its length and the Unlock's offset (ud, us). */
+struct pass_stats {
+	long *ro, *xd, *xs, *ud, *us;
+	size_t nro, nx, nu;
+};
+
+static void pass_stats(json_t *ops, json_t *anchor, struct pass_stats *st, const char **mu)
+{
+	size_t n = json_array_size(ops);
+	for (size_t i = 0, next; i < n; i = next) {
+		for (next = i + 1; next < n && !json_equal(json_array_get(ops, next), anchor);)
+			next++;
+		long d, x, u;
+		if (!json_equal(json_array_get(ops, i), anchor) || next == n || next == i + 1 ||
+		    pass_kind(ops, i + 1, next, &d, &x, &u, mu))
+			continue;
+		if (x < 0 && u < 0)
+			st->ro[st->nro++] = d;
+		if (x >= 0) {
+			st->xd[st->nx] = d;
+			st->xs[st->nx++] = x;
+		}
+		if (u >= 0) {
+			st->ud[st->nu] = d;
+			st->us[st->nu++] = u;
+		}
+	}
+}
+
+/* The median of the v[i] whose pass d[i] is at most lmax, or -1 when
+ * fewer than PASS_MIN_SEEN are. */
+static long median_within(const long *v, const long *d, size_t n, long lmax, long *scratch)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (d[i] <= lmax)
+			scratch[k++] = v[i];
+	return k >= PASS_MIN_SEEN ? median_of(scratch, k) : -1;
+}
+
+/* ops with a section of mu (a us after the pass's start, h long, in passes
+ * of l us; scaled to each pass) in each runs-only pass of l/2 to 3l/2. */
+static long lay_passes(json_t *ops, json_t *anchor, const char *mu, long a, long h, long l)
+{
+	size_t n = json_array_size(ops);
+	json_t *out = json_array();
+	long total = 0;
+	int rc = out ? 0 : -1;
+	for (size_t i = 0, next; i < n && rc == 0; i = next) {
+		for (next = i + 1; next < n && !json_equal(json_array_get(ops, next), anchor);)
+			next++;
+		long d = 0, x, u;
+		const char *m = mu;
+		rc = json_array_append(out, json_array_get(ops, i));
+		int runs_only = json_equal(json_array_get(ops, i), anchor) && next < n && next > i + 1 &&
+				pass_kind(ops, i + 1, next, &d, &x, &u, &m) == 0 && x < 0 && u < 0 && 2 * d >= l &&
+				2 * d <= 3 * l;
+		if (runs_only && rc == 0) {
+			long hs = (h * d / l + TICK_US / 2) / TICK_US * TICK_US, as = (a * d / l + TICK_US / 2) / TICK_US * TICK_US;
+			if (hs < TICK_US)
+				hs = TICK_US;
+			if (as + hs > d)
+				as = d - hs;
+			rc = put_run(out, as) || put(out, "lock", json_string(mu)) || put_run(out, hs) ||
+			     put(out, "unlock", json_string(mu)) || put_run(out, d - as - hs);
+			total++;
+		} else {
+			for (size_t j = i + 1; j < next && rc == 0; j++)
+				rc = json_array_append(out, json_array_get(ops, j));
+		}
+	}
+	if (rc == 0 && (json_array_clear(ops) || json_array_extend(ops, out)))
+		rc = -1;
+	json_decref(out);
+	return rc ? -1 : total;
+}
+
+long mutex_passes(json_t **arrs, size_t narr)
+{
+	json_t *anchor = narr ? anchor_of(arrs[0]) : NULL;
+	size_t n = 0;
+	for (size_t k = 0; anchor && k < narr; k++) {
+		json_t *ak = anchor_of(arrs[k]);
+		if (!ak || !json_equal(ak, anchor))
+			return 0; /* the goroutines' passes are not of one shape */
+		n += json_array_size(arrs[k]);
+	}
+	if (!anchor)
+		return 0;
+	struct pass_stats st = { 0 };
+	long *mem = malloc(6 * n * sizeof *mem), a = -1, u = -1, l = 0, total = 0;
+	const char *mu = NULL;
+	if (!mem)
+		return -1;
+	st.ro = mem, st.xd = mem + n, st.xs = mem + 2 * n, st.ud = mem + 3 * n, st.us = mem + 4 * n;
+	for (size_t k = 0; k < narr; k++)
+		pass_stats(arrs[k], anchor, &st, &mu);
+	/* One pass: the median pass of runs only (the passes between two seen
+	 * anchors may hold several, when a receive did not block); the block's
+	 * and the Unlock's offsets from the passes up to half a pass longer. */
+	if (st.nro >= PASS_MIN_SEEN) {
+		l = median_of(st.ro, st.nro);
+		a = median_within(st.xs, st.xd, st.nx, l + l / 2, mem + 5 * n);
+		u = median_within(st.us, st.ud, st.nu, l + l / 2, mem + 5 * n);
+	}
+	free(mem);
+	if (a < 0 || u - a < TICK_US)
+		return 0;
+	char *name = strdup(mu); /* mu and anchor live in the arrays, which are rebuilt */
+	json_t *anc = json_deep_copy(anchor);
+	if (!name || !anc)
+		total = -1;
+	for (size_t k = 0; k < narr && total >= 0; k++) {
+		long got = lay_passes(arrs[k], anc, name, a, u - a, l);
+		total = got < 0 ? -1 : total + got;
+	}
+	free(name);
+	json_decref(anc);
+	return total;
+}

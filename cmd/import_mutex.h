@@ -30,6 +30,10 @@
  * stretch that does other work there gets sections in it that were not. A
  * stretch is laid out only when nothing but run ops lie in it.
  *
+ * Where a goroutine's mutex events have other ops between them (a receive
+ * of a job in each pass), its passes are the ops between those ops
+ * instead (mutex_passes).
+ *
  * No recursion; memory: one record per stretch. */
 #ifndef GOSIM_IMPORT_MUTEX_H
 #define GOSIM_IMPORT_MUTEX_H
@@ -75,6 +79,23 @@ int mx_end(struct mx_log *log, struct mx_open *o, json_t *arr, int to, const cha
 /* Lays out the logged stretches: returns how many sections it inferred
  * (whole Lock .. Unlock pairs that left no event), or -1 out of memory. */
 long mutex_infer(struct mx_log *log);
+/* Passes of one shape: in each of arrs (the ops of the goroutines of one
+ * function, after mutex_infer), the op other than run, lock and unlock
+ * that occurs most often (at least 16 times, and the same op in all: a
+ * receive of a job channel) begins each pass. One pass is the median pass
+ * of runs only; the Lock's offset is the median CPU offset from the pass's
+ * start of a block in Lock (a block is at the Lock), the Unlock's the
+ * median offset of an Unlock that woke a waiter (a seen section starts
+ * where its waiter blocked, later than the Lock), each over the passes at
+ * most half a pass longer (between two seen anchors there may be several
+ * passes, where a receive did not block) and at least 8 of each, over the
+ * goroutines. Each pass of runs only from half to 1.5 times one pass long
+ * gets a section there, scaled to it. Returns the sections added, or -1
+ * out of memory.
+ * Simplification (an assumption): a function's passes of one shape all take
+ * the lock; a loop that locks in some passes only gets a section in each,
+ * and a longer pass (several, between two seen anchors) gets none. */
+long mutex_passes(json_t **arrs, size_t narr);
 void mx_free(struct mx_log *log);
 
 #endif

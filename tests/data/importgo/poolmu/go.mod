@@ -1,0 +1,3 @@
+module poolmu
+
+go 1.23
