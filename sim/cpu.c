@@ -5,6 +5,8 @@
 
 #include "exec.h"
 
+static int64_t floor_div(int64_t a, int64_t b) { return a / b - (a % b != 0 && (a < 0) != (b < 0)); }
+
 int64_t cpu_default_slice_us(int n)
 {
 	int factor = 1; /* 1 + ilog2(min(n, 8)): get_update_sysctl_factor, kernel/sched/fair.c */
@@ -20,7 +22,7 @@ int cpu_on(const struct sim_config *cfg, int32_t nprocs)
 
 int cpu_init(struct sim *s)
 {
-	s->cpuq = (struct cpuq){ -1, -1, 0 };
+	s->cpuq = (struct cpuq){ -1, -1, 0, 0 };
 	if (!cpu_on(&s->cfg, s->nprocs))
 		return 0; /* a CPU per P: no M ever waits */
 	s->cpus = calloc((size_t)s->cfg.cpus, sizeof *s->cpus);
@@ -31,7 +33,7 @@ int cpu_init(struct sim *s)
 	s->cpu_last = s->cfg.cpu_place == CPU_PLACE_LAST;
 	s->cpu_migration_cost_us = s->cfg.cpu_migration_cost_us > 0 ? s->cfg.cpu_migration_cost_us : CPU_MIGRATION_COST_US;
 	for (int c = 0; c < s->ncpus; c++)
-		s->cpus[c] = (struct cpu){ .m = -1, .q = { -1, -1, 0 } };
+		s->cpus[c] = (struct cpu){ .m = -1, .q = { -1, -1, 0, 0 } };
 	return 0;
 }
 
@@ -56,10 +58,114 @@ static void set_cpu(struct sim *s, int32_t mi, int to)
 
 static int slot(const struct sim *s, int32_t c) { return 3 * s->nprocs + c; }
 
+/* A run queue's home: -1 for the one queue (shared), else the CPU whose
+ * queue it is (last). */
+static int32_t home_of(const struct sim *s, int32_t mi) { return s->cpu_last ? s->allm[mi].cpuhome : -1; }
+
+static struct cpuq *home_queue(struct sim *s, int32_t home) { return home < 0 ? &s->cpuq : &s->cpus[home].q; }
+
 /* The queue M mi waits in: the one queue, or its CPU's (last). */
-static struct cpuq *queue_of(struct sim *s, int32_t mi)
+static struct cpuq *queue_of(struct sim *s, int32_t mi) { return home_queue(s, home_of(s, mi)); }
+
+/* EEVDF (kernel/sched/fair.c, Linux 6.18, the kernel the real runs are
+ * measured on). All Go threads have nice 0 (weight NICE_0_LOAD), so a
+ * thread's vruntime grows as its CPU time and V, the queue's zero-lag
+ * point (avg_vruntime), is the plain average of its runnable threads'. */
+
+/* update_curr: CPU c's occupant's vruntime, counted up to now. */
+static void update_curr(struct sim *s, int32_t c)
 {
-	return s->cpu_last ? &s->cpus[s->allm[mi].cpuhome].q : &s->cpuq;
+	struct cpu *cp = &s->cpus[c];
+	if (cp->m >= 0)
+		s->allm[cp->m].cpuv += s->now - cp->since;
+	cp->since = s->now;
+}
+
+/* The sum and count of the vruntimes of a queue's runnable threads: its
+ * waiters and the occupants of the CPUs it serves (avg_vruntime's sum and
+ * load). */
+struct vsum {
+	int64_t sum, n;
+};
+
+static struct vsum vsum_of(struct sim *s, int32_t home)
+{
+	struct vsum vs = { 0, 0 };
+	int32_t lo = home < 0 ? 0 : home, hi = home < 0 ? s->ncpus : home + 1;
+	for (int32_t c = lo; c < hi; c++) {
+		update_curr(s, c);
+		if (s->cpus[c].m >= 0)
+			vs.sum += s->allm[s->cpus[c].m].cpuv, vs.n++;
+	}
+	struct cpuq *q = home_queue(s, home);
+	for (int32_t mi = q->head; mi >= 0; mi = s->allm[mi].cpulink)
+		vs.sum += s->allm[mi].cpuv, vs.n++;
+	if (vs.n > 0)
+		q->vzero = floor_div(vs.sum, vs.n);
+	return vs;
+}
+
+/* entity_eligible: lag >= 0, v <= V (vruntime_eligible compares the
+ * sums, exactly). */
+static int eligible(const struct vsum *vs, int64_t v) { return vs->n == 0 || v * vs->n <= vs->sum; }
+
+/* update_entity_lag: M mi stops wanting a CPU; it keeps V - v, clamped
+ * to +-max(2 * slice, TICK_NSEC). Simplification: a thread that stops
+ * not eligible (negative lag) keeps it, as PLACE_LAG alone does (Linux
+ * 6.6-6.11); 6.12+'s DELAY_DEQUEUE keeps it queued until it turns
+ * eligible and then drops it with no lag (DELAY_ZERO), so a thread that
+ * sleeps long enough comes back with lag 0, not negative. */
+static void save_lag(struct sim *s, int32_t mi, const struct vsum *vs)
+{
+	struct m *mp = &s->allm[mi];
+	int64_t limit = 2 * s->cpu_slice_us > CPU_TICK_US ? 2 * s->cpu_slice_us : CPU_TICK_US;
+	int64_t lag = vs->n > 0 ? floor_div(vs->sum - mp->cpuv * vs->n, vs->n) : 0;
+	mp->cpulag = lag < -limit ? -limit : lag > limit ? limit : lag;
+}
+
+/* place_entity: M mi newly wants a CPU. With others runnable it keeps
+ * its lag (PLACE_LAG: v = V - lag * (n + 1) / n, so that adding it
+ * leaves it that lag); its deadline is a slice on (half a slice for a
+ * thread the program created, at its first run: PLACE_DEADLINE_INITIAL,
+ * wake_up_new_task; the threads of the process's start, boot's M0 and
+ * init's Ms, have run before the measured run begins). */
+static void place(struct sim *s, int32_t mi)
+{
+	struct m *mp = &s->allm[mi];
+	int32_t home = home_of(s, mi);
+	struct vsum vs = vsum_of(s, home);
+	if (vs.n == 0)
+		mp->cpuv = home_queue(s, home)->vzero;
+	else
+		mp->cpuv = floor_div(vs.sum - mp->cpulag * (vs.n + 1), vs.n);
+	int initial = !mp->cpuplaced && mi > s->cfg.init_threads + 1; /* boot's Ms: M0, sysmon, init's */
+	mp->cpud = mp->cpuv + (initial ? s->cpu_slice_us / 2 : s->cpu_slice_us);
+	mp->cpuplaced = 1;
+}
+
+/* pick_eevdf over a queue's waiters and, with cand >= 0, that occupant
+ * (the running thread, which Linux puts back in the tree before it picks,
+ * after the waiters: it wins no tie): the eligible one with the earliest
+ * deadline (the first queued on a tie), else the one with the least
+ * vruntime. */
+static int32_t pick(struct sim *s, int32_t home, int32_t cand)
+{
+	if (s->cpu_last) /* Simplification (last): round robin, the waiter that queued first */
+		return home_queue(s, home)->n > 0 ? home_queue(s, home)->head : cand;
+	struct vsum vs = vsum_of(s, home);
+	int32_t best = -1, least = -1;
+	for (int32_t mi = home_queue(s, home)->head;; mi = s->allm[mi].cpulink) {
+		if (mi < 0 && (mi = cand) < 0)
+			break;
+		const struct m *mp = &s->allm[mi];
+		if (eligible(&vs, mp->cpuv) && (best < 0 || mp->cpud < s->allm[best].cpud))
+			best = mi;
+		if (least < 0 || mp->cpuv < s->allm[least].cpuv)
+			least = mi;
+		if (mi == cand)
+			break;
+	}
+	return best >= 0 ? best : least;
 }
 
 /* M mi waits: at its queue's tail, or (front) its head. */
@@ -85,18 +191,6 @@ static void enqueue(struct sim *s, int32_t mi, int front)
 	s->nwaiting++;
 }
 
-static int32_t dequeue(struct sim *s, struct cpuq *q)
-{
-	int32_t mi = q->head;
-	q->head = s->allm[mi].cpulink;
-	if (q->head < 0)
-		q->tail = -1;
-	s->allm[mi].cpulink = -1;
-	q->n--;
-	s->nwaiting--;
-	return mi;
-}
-
 static int32_t free_cpu(const struct sim *s)
 {
 	for (int32_t c = 0; c < s->ncpus; c++)
@@ -110,41 +204,67 @@ static void run_on(struct sim *s, int32_t mi, int32_t c)
 {
 	set_cpu(s, mi, CPU_RUN);
 	s->cpus[c].m = mi;
-	s->cpus[c].slice_end = s->now + s->cpu_slice_us;
+	s->cpus[c].since = s->now;
 	s->allm[mi].cpuhome = c;
 	exec_cpu_resume(s, s->allm[mi].p);
 }
 
-/* Ms that no longer want a CPU leave it, or leave their queue. */
-static void release_queue(struct sim *s, struct cpuq *q)
+/* Ms that no longer want a CPU leave it, or leave their queue, keeping
+ * their lag (against V before any of them left). */
+static void release_queue(struct sim *s, struct cpuq *q, const struct vsum *vs)
 {
 	int32_t mi = q->head;
 	s->nwaiting -= q->n;
-	*q = (struct cpuq){ -1, -1, 0 };
+	*q = (struct cpuq){ -1, -1, 0, q->vzero };
 	while (mi >= 0) {
 		int32_t next = s->allm[mi].cpulink;
-		if (wants(s, mi))
+		if (wants(s, mi)) {
 			enqueue(s, mi, 0);
-		else
+		} else {
+			save_lag(s, mi, vs);
 			set_cpu(s, mi, CPU_NONE);
+		}
 		mi = next;
 	}
 }
 
-static void release_unwanted(struct sim *s)
+static void release_home(struct sim *s, int32_t home)
 {
-	for (int32_t c = 0; c < s->ncpus; c++) {
+	struct vsum vs = vsum_of(s, home);
+	int32_t lo = home < 0 ? 0 : home, hi = home < 0 ? s->ncpus : home + 1;
+	for (int32_t c = lo; c < hi; c++) {
 		int32_t mi = s->cpus[c].m;
 		if (mi >= 0 && !wants(s, mi)) {
+			save_lag(s, mi, &vs);
 			set_cpu(s, mi, CPU_NONE);
 			s->cpus[c].m = -1;
+			s->allm[mi].cpuleft = s->now; /* task_hot counts from its last run */
 		}
 	}
+	release_queue(s, home_queue(s, home), &vs);
+}
+
+/* CPU c's occupant let go in this instant (release_unwanted has not run
+ * yet): it leaves, keeping its lag. */
+static void drop_if_unwanted(struct sim *s, int32_t c)
+{
+	int32_t o = s->cpus[c].m;
+	if (o < 0 || wants(s, o))
+		return;
+	struct vsum vs = vsum_of(s, s->cpu_last ? c : -1);
+	save_lag(s, o, &vs);
+	s->cpus[c].m = -1;
+	s->allm[o].cpuleft = s->now;
+	set_cpu(s, o, CPU_NONE);
+}
+
+static void release_unwanted(struct sim *s)
+{
 	if (!s->cpu_last)
-		release_queue(s, &s->cpuq);
+		release_home(s, -1);
 	else
 		for (int32_t c = 0; c < s->ncpus; c++)
-			release_queue(s, &s->cpus[c].q);
+			release_home(s, c);
 }
 
 int32_t cpu_new_thread(const struct sim *s)
@@ -161,36 +281,84 @@ int32_t cpu_new_thread(const struct sim *s)
 	return best;
 }
 
+/* check_preempt_wakeup_fair: M mi, just placed, preempts an occupant of
+ * a CPU its queue serves if it is the queue's pick_eevdf (eligible, and no
+ * eligible waiter has an earlier deadline) and the occupant is not: an
+ * occupant that is eligible keeps its CPU to its deadline (RUN_TO_PARITY:
+ * with equal slices set_protect_slice protects the whole slice), one that
+ * is not loses it. Returns that CPU (of several, the occupant with the
+ * latest deadline), or -1. Simplification: shared: the one queue's V
+ * stands for each CPU's own, and mi may preempt any CPU, where Linux
+ * checks only the CPU select_task_rq_fair put it on. */
+static int32_t preempt_target(struct sim *s, int32_t mi)
+{
+	int32_t home = home_of(s, mi);
+	struct vsum vs = vsum_of(s, home);
+	const struct m *w = &s->allm[mi];
+	vs.sum += w->cpuv, vs.n++; /* mi is runnable */
+	if (!eligible(&vs, w->cpuv))
+		return -1;
+	for (int32_t x = home_queue(s, home)->head; x >= 0; x = s->allm[x].cpulink)
+		if (eligible(&vs, s->allm[x].cpuv) && s->allm[x].cpud < w->cpud)
+			return -1;
+	int32_t lo = home < 0 ? 0 : home, hi = home < 0 ? s->ncpus : home + 1, best = -1;
+	for (int32_t c = lo; c < hi; c++) {
+		int32_t o = s->cpus[c].m;
+		if (o < 0 || eligible(&vs, s->allm[o].cpuv))
+			continue;
+		if (best < 0 || s->allm[o].cpud > s->allm[s->cpus[best].m].cpud)
+			best = c;
+	}
+	return best;
+}
+
+/* CPU c's occupant stops running and waits (at its queue's tail). */
+static void preempt(struct sim *s, int32_t c)
+{
+	int32_t o = s->cpus[c].m;
+	update_curr(s, c);
+	s->cpus[c].m = -1;
+	exec_cpu_pause(s, s->allm[o].p);
+	s->allm[o].cpuleft = s->now;
+	enqueue(s, o, 0);
+}
+
 /* An M that newly wants a CPU (last): it runs on the CPU it last ran on,
  * and preempts that CPU's occupant, which waits at the head of the CPU's
  * queue: select_task_rq_fair returned the thread's previous CPU for every
  * wake-up measured on this kind of machine (README), and the woken thread
- * preempts the current one (check_preempt_wakeup_fair: a thread that slept
- * has the earlier deadline). Returns 1: it runs. */
+ * took the CPU at once in 60-70% of them (check_preempt_wakeup_fair).
+ * Returns 1: it runs. */
 static int take_last(struct sim *s, int32_t mi)
 {
-	int32_t c = s->allm[mi].cpuhome, o = s->cpus[c].m;
+	int32_t c = s->allm[mi].cpuhome;
+	drop_if_unwanted(s, c);
+	place(s, mi);
+	int32_t o = s->cpus[c].m;
 	if (o >= 0) {
+		update_curr(s, c);
 		s->cpus[c].m = -1;
-		if (!wants(s, o)) { /* it let go in this instant; release_unwanted has not run yet */
-			set_cpu(s, o, CPU_NONE);
-		} else {
-			exec_cpu_pause(s, s->allm[o].p);
-			s->allm[o].cpuleft = s->now;
-			enqueue(s, o, 1);
-		}
+		exec_cpu_pause(s, s->allm[o].p);
+		s->allm[o].cpuleft = s->now;
+		enqueue(s, o, 1);
 	}
 	run_on(s, mi, c);
 	return 1;
 }
 
-/* An M that newly wants a CPU: a free one if nobody waits, else the
- * queue's tail, stalled. Returns whether it runs. */
+/* An M that newly wants a CPU: placed (place_entity), it takes a free
+ * CPU if nobody waits, else preempts an occupant (preempt_target), else
+ * waits in the queue, stalled. Returns whether it runs. */
 static int take(struct sim *s, int32_t mi)
 {
 	if (s->cpu_last)
 		return take_last(s, mi);
+	for (int32_t c = 0; c < s->ncpus; c++)
+		drop_if_unwanted(s, c);
+	place(s, mi);
 	int32_t c = s->nwaiting == 0 ? free_cpu(s) : -1;
+	if (c < 0 && (c = preempt_target(s, mi)) >= 0)
+		preempt(s, c);
 	if (c >= 0) {
 		run_on(s, mi, c);
 		return 1;
@@ -222,24 +390,47 @@ static int queue_new(struct sim *s)
 	return need_schedule;
 }
 
-/* Free CPUs go to the first waiter: of the one queue, or (last) of their
- * own queue. Returns 1 if one that got a CPU has no G. */
+static void unlink_waiter(struct sim *s, struct cpuq *q, int32_t mi)
+{
+	int32_t prev = -1;
+	for (int32_t x = q->head; x != mi; x = s->allm[x].cpulink)
+		prev = x;
+	int32_t next = s->allm[mi].cpulink;
+	if (prev < 0)
+		q->head = next;
+	else
+		s->allm[prev].cpulink = next;
+	if (q->tail == mi)
+		q->tail = prev;
+	s->allm[mi].cpulink = -1;
+	q->n--;
+	s->nwaiting--;
+}
+
+/* Free CPUs go to their queue's pick (pick_eevdf): of the one queue, or
+ * (last) of their own. Returns 1 if one that got a CPU has no G. */
 static int fill_free(struct sim *s)
 {
 	int need_schedule = 0;
 	for (int32_t c = 0; c < s->ncpus && s->nwaiting > 0; c++) {
-		struct cpuq *q = s->cpu_last ? &s->cpus[c].q : &s->cpuq;
+		int32_t home = s->cpu_last ? c : -1;
+		struct cpuq *q = home_queue(s, home);
 		if (s->cpus[c].m >= 0 || q->n == 0)
 			continue;
-		int32_t mi = dequeue(s, q);
+		int32_t mi = pick(s, home, -1);
+		unlink_waiter(s, q, mi);
 		run_on(s, mi, c);
 		need_schedule |= s->allm[mi].curg < 0;
 	}
 	return need_schedule;
 }
 
-/* A CPU with waiters has its slice end as an event; the slice renews
- * (grant + k * slice) while nobody waits. */
+/* A CPU with waiters has the instant its occupant reaches its deadline as
+ * an event (update_deadline; the deadline moves a slice on, from the
+ * vruntime, as the occupant passes it while nobody waits).
+ * Simplification: the deadline is met when reached; the kernel (no
+ * HRTICK) sees it at its next tick, CPU_TICK_US, or its next update_curr
+ * on that CPU (a wake-up, a sleep). */
 static int waiters_for(const struct sim *s, int32_t c)
 {
 	return s->cpu_last ? s->cpus[c].q.n : s->nwaiting;
@@ -249,19 +440,21 @@ static int arm_slices(struct sim *s)
 {
 	for (int32_t c = 0; c < s->ncpus; c++) {
 		struct cpu *cp = &s->cpus[c];
-		if (waiters_for(s, c) == 0 || cp->m < 0) {
-			if (cp->armed)
-				evq_cancel(&s->evq, slot(s, c));
-			cp->armed = 0;
-			continue;
+		int64_t at = 0;
+		if (waiters_for(s, c) > 0 && cp->m >= 0) {
+			struct m *mp = &s->allm[cp->m];
+			update_curr(s, c);
+			if (mp->cpuv >= mp->cpud)
+				mp->cpud = mp->cpuv + s->cpu_slice_us;
+			at = s->now + (mp->cpud - mp->cpuv);
 		}
-		if (cp->armed)
+		if (at == cp->armed_at)
 			continue;
-		if (cp->slice_end <= s->now)
-			cp->slice_end += ((s->now - cp->slice_end) / s->cpu_slice_us + 1) * s->cpu_slice_us;
-		if (evq_schedule(&s->evq, slot(s, c), cp->slice_end, EVQ_CPU_SLICE, c, 0) != 0)
+		if (cp->armed_at)
+			evq_cancel(&s->evq, slot(s, c));
+		cp->armed_at = at;
+		if (at && evq_schedule(&s->evq, slot(s, c), at, EVQ_CPU_SLICE, c, 0) != 0)
 			return -1;
-		cp->armed = 1;
 	}
 	return 0;
 }
@@ -286,23 +479,6 @@ static int32_t coldest_waiter(const struct sim *s)
 	return best;
 }
 
-static void unlink_waiter(struct sim *s, struct cpuq *q, int32_t mi)
-{
-	int32_t prev = -1;
-	for (int32_t x = q->head; x != mi; x = s->allm[x].cpulink)
-		prev = x;
-	int32_t next = s->allm[mi].cpulink;
-	if (prev < 0)
-		q->head = next;
-	else
-		s->allm[prev].cpulink = next;
-	if (q->tail == mi)
-		q->tail = prev;
-	s->allm[mi].cpulink = -1;
-	q->n--;
-	s->nwaiting--;
-}
-
 /* last: an idle CPU takes the coldest waiter of another CPU once it is
  * cache cold, as the kernel's load balancer does (sched_balance_newidle
  * and the idle CPUs' periodic balance, kernel/sched/fair.c:
@@ -317,7 +493,11 @@ static int pull_cold(struct sim *s)
 	for (int32_t c, mi; (c = idle_cpu(s)) >= 0 && (mi = coldest_waiter(s)) >= 0;) {
 		if (s->now - s->allm[mi].cpuleft < s->cpu_migration_cost_us)
 			break;
+		struct vsum vs = vsum_of(s, s->allm[mi].cpuhome);
+		save_lag(s, mi, &vs); /* migrate: dequeued with its lag, placed on c with it */
 		unlink_waiter(s, &s->cpus[s->allm[mi].cpuhome].q, mi);
+		s->allm[mi].cpuhome = c;
+		place(s, mi);
 		run_on(s, mi, c);
 		need_schedule |= s->allm[mi].curg < 0;
 	}
@@ -364,14 +544,17 @@ int cpu_balance(struct sim *s)
 void cpu_slice_end(struct sim *s, int32_t c)
 {
 	struct cpu *cp = &s->cpus[c];
-	cp->armed = 0;
+	cp->armed_at = 0;
+	drop_if_unwanted(s, c);
 	int32_t mi = cp->m;
 	if (mi < 0 || waiters_for(s, c) == 0)
 		return;
-	exec_cpu_pause(s, s->allm[mi].p);
-	cp->m = -1;
-	s->allm[mi].cpuleft = s->now;
-	enqueue(s, mi, 0);
+	struct m *mp = &s->allm[mi];
+	update_curr(s, c);
+	if (mp->cpuv >= mp->cpud) /* update_deadline: a new slice, and a reschedule */
+		mp->cpud = mp->cpuv + s->cpu_slice_us;
+	if (pick(s, s->cpu_last ? c : -1, mi) != mi)
+		preempt(s, c); /* cpu_balance gives the CPU to the queue's pick */
 }
 
 void cpu_load_balance(struct sim *s)

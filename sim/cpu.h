@@ -5,22 +5,41 @@
  * spinning in findRunnable) and are not asleep (m.wake_at: a thread still
  * waking up, or in runqgrab's usleep). Ms in a system call, parked (stopm,
  * netpoll) and sysmon use none. Each M is in one CPU state (m.cpu): NONE
- * (wants none), WAIT (in the CPU run queue, FIFO) or RUN (on CPU c,
+ * (wants none), WAIT (in a CPU run queue) or RUN (on CPU c,
  * s->cpus[c].m). A waiting M stalls: the CPU segment of its G is cut
  * (exec_cpu_pause) and its remaining run time does not progress until it
  * gets a CPU again (exec_cpu_resume); an M that needs a CPU to schedule
  * (it has a P but no G) does not run schedule() until it has one.
  *
- * Round robin with a time slice, first-order EEVDF (Linux 6.6+; CFS's
- * sched_min_granularity before it): an M on a CPU keeps it for a slice
- * (--cpu-slice, default sysctl_sched_base_slice: 0.75ms * (1 + ilog2(N)),
- * N capped at 8, the kernel's SCHED_TUNABLESCALING_LOG: 1.5ms on 2 CPUs);
- * when the slice ends and an M waits, the first waiter takes the CPU and
- * the M goes to the queue's tail; with nobody waiting a slice renews.
- * A CPU that an M leaves (syscall, park, sleep) goes at once to the first
- * waiter.
+ * Who runs: Linux's EEVDF (kernel/sched/fair.c; the real runs are taken
+ * on a 6.18 kernel, HZ=250: /proc/config.gz; /sys/kernel/debug/sched/ has
+ * base_slice_ns and no CFS latency_ns or wakeup_granularity_ns, though
+ * its values cannot be read here), to first order, per thread: m.cpuv
+ * (se->vruntime: CPU time, all Go threads having nice 0), m.cpud (the
+ * virtual deadline) and m.cpulag (se->vlag), against V, the average
+ * vruntime of a queue's runnable threads (avg_vruntime):
+ *  - an M that newly wants a CPU is placed at V minus the lag it kept
+ *    (place_entity, PLACE_LAG), its deadline a slice on (--cpu-slice,
+ *    default sysctl_sched_base_slice: 0.75ms * (1 + ilog2(N)), N capped at
+ *    8, SCHED_TUNABLESCALING_LOG: 1.5ms on 2 CPUs; half a slice for a
+ *    thread's first run, PLACE_DEADLINE_INITIAL); an M that stops wanting
+ *    keeps V - v (update_entity_lag);
+ *  - it takes a free CPU; else it preempts an occupant that is past V
+ *    (not eligible), if it is itself eligible with the earliest deadline
+ *    of the eligible waiters (check_preempt_wakeup_fair: pick_eevdf would
+ *    pick it; an eligible occupant keeps its CPU to its deadline,
+ *    RUN_TO_PARITY); else it waits. So a thread that waited (V rose while
+ *    it did not run) and then ran little comes back ahead of a CPU-bound
+ *    one and takes its CPU at once, and one that had the CPU alone comes
+ *    back at V and waits;
+ *  - an occupant that reaches its deadline gets a new one a slice on
+ *    (update_deadline) and, with waiters, the CPU goes to pick_eevdf's
+ *    choice (itself included, losing ties): the eligible thread with the
+ *    earliest deadline;
+ *  - a CPU that an M leaves (syscall, park, sleep) goes to the queue's
+ *    pick at once.
  *
- * Placement (--cpu-place). shared (default): the above, one FIFO queue
+ * Placement (--cpu-place). shared (default): the above, one queue
  * for all CPUs. last: each M runs on the CPU it last ran on (m.cpuhome),
  * as the kernel of the machine the fidelity table is measured on places
  * woken threads (README, "pipeline at 4 Ps on 2 CPUs": select_task_rq_fair
@@ -60,18 +79,29 @@
  * progress, and a CPU's slice event is pending only while an M waits (on
  * it, with last).
  *
- * Simplifications: shared: one global FIFO run queue, where Linux has one
- * per CPU with load balancing; a woken thread queues at the tail (no
- * wakeup preemption or EEVDF lag). last: a woken thread always preempts
- * (EEVDF compares deadlines; it preempted at once in 60-70% of the
- * measured wake-ups), never moves at wake-up, and the kernel's load
- * balance is only an idle CPU taking a cold waiter the instant it turns
- * cold (the kernel balances when a CPU goes idle and at ticks; busy CPUs'
- * periodic balancing by load is left out); a new thread's CPU counts
- * threads, not load. Both: the zero-time work of an instant (exitsyscall,
- * startm's first findRunnable with --thread-wake 0, netpoll's return, a
- * preemption request being honoured) is done before the M queues for a
- * CPU; sysmon needs no CPU; no CPU migration cost. */
+ * Simplifications: shared: one global run queue and one V, where Linux
+ * has a queue and a V per CPU with load balancing, and a woken thread may
+ * preempt the occupant of any CPU, where Linux checks only the CPU
+ * select_task_rq_fair chose. last: a woken thread always preempts (as
+ * measured in 60-70% of the wake-ups), its CPU's queue is round robin,
+ * it never moves at wake-up, and the kernel's load balance is only an
+ * idle CPU taking a cold waiter the instant it turns cold (the kernel
+ * balances when a CPU goes idle and at ticks; busy CPUs' periodic
+ * balancing by load is left out); a new thread's CPU counts threads, not
+ * load. Both: a thread that stops not eligible keeps its negative lag
+ * (PLACE_LAG alone, Linux 6.6-6.11), where 6.12+'s DELAY_DEQUEUE keeps it
+ * queued until it turns eligible and drops it with none (DELAY_ZERO);
+ * deadlines are met when reached, where the kernel (no HRTICK) notices a
+ * passed deadline at its next tick (4ms) or its next update_curr (a
+ * wake-up or sleep on that CPU; tried here as 4ms ticks, it put the
+ * mutex twin back into lockstep: 10.0ms, and the fan-out's completion
+ * order +0.22); the zero-time work of an instant (exitsyscall, startm's
+ * first findRunnable with --thread-wake 0, netpoll's return, a preemption
+ * request being honoured, a woken spinner's fruitless findRunnable) is
+ * done before the M queues for a CPU or after it preempted one, so a
+ * spinner that finds nothing gives its CPU back in the instant it took it
+ * (a zero-length wait of the occupant's); sysmon needs no CPU; no CPU
+ * migration cost. */
 #ifndef GOSIM_CPU_H
 #define GOSIM_CPU_H
 

@@ -30,6 +30,7 @@
 #define MAX_PROCS 256              /* gosim's limit on --procs */
 #define MAX_CPUS 1024              /* gosim's limit on --cpus */
 #define CPU_MIGRATION_COST_US 500 /* Linux: sysctl_sched_migration_cost, 0.5ms: a thread that ran more recently is cache hot (--cpu-place=last; --cpu-migration-cost) */
+#define CPU_TICK_US 4000           /* Linux: TICK_NSEC at CONFIG_HZ=250 (this machine's kernel): bounds a thread's kept lag (update_entity_lag) */
 #define CPU_BASE_SLICE_US 750      /* Linux: normalized_sysctl_sched_base_slice, 0.75ms, times 1+ilog2(CPUs) (default; --cpu-slice) */
 
 #endif

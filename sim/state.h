@@ -147,6 +147,11 @@ struct m {
 	int32_t cpulink;  /* next in the CPU run queue */
 	int32_t cpuhome;  /* --cpu-place=last: the CPU it last ran on (-1: none yet) */
 	int64_t cpuleft;  /* last: when it last left a CPU still wanting one (preempted) */
+	/* Linux EEVDF's per-thread state (cpu.h), in us of CPU time (weight NICE_0_LOAD) */
+	int64_t cpuv;     /* se->vruntime */
+	int64_t cpud;     /* se->deadline, a virtual time */
+	int64_t cpulag;   /* se->vlag: the lag kept when it stopped wanting a CPU */
+	uint8_t cpuplaced;/* it has wanted a CPU before (0: a new thread, ENQUEUE_INITIAL) */
 };
 #define MS_SYSMON MS__N
 
@@ -319,8 +324,12 @@ struct sim {
 	int64_t sudogs_used;
 
 	/* --cpus below procs (cpu.h); ncpus 0: a CPU per P, the mechanism off */
-	struct cpuq { int32_t head, tail, n; } cpuq; /* the run queue (--cpu-place=shared) */
-	struct cpu { int32_t m; int armed; int64_t slice_end; struct cpuq q; /* its own queue (last) */ } *cpus;
+	/* a run queue (--cpu-place=shared: the one; last: a CPU's); vzero: its
+	 * average vruntime when last non-empty (cfs_rq->zero_vruntime) */
+	struct cpuq { int32_t head, tail, n; int64_t vzero; } cpuq;
+	/* a CPU: its occupant M, since when the occupant's vruntime is counted,
+	 * the instant its slice event is armed for (0: none) */
+	struct cpu { int32_t m; int64_t since, armed_at; struct cpuq q; /* its own queue (last) */ } *cpus;
 	int32_t ncpus, nwaiting; /* nwaiting: Ms waiting, in every queue */
 	int64_t cpu_slice_us, cpu_migration_cost_us;
 	int cpu_last;           /* --cpu-place=last */

@@ -3,6 +3,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
+#include "../sim/cpu.h"
 #include "helpers.h"
 
 static const char fanout_json[] =
@@ -78,7 +79,9 @@ Test(cpu, four_ps_on_two_cpus_double_a_cpu_bound_fanouts_makespan)
 {
 	struct run_result a = run_cpus(fanout_json, 4, 4, 0, CPU_PLACE_SHARED), b = run_cpus(fanout_json, 4, 2, 0, CPU_PLACE_SHARED);
 	cr_assert_eq(a.sum.makespan_us, 2000, "8 x 1ms on 4 CPUs");
-	cr_assert_eq(b.sum.makespan_us, 4000, "8 x 1ms on 2 CPUs");
+	/* 8 x 1ms on 2 CPUs: 4ms, and a tail while the last Gs' Ms take
+	 * turns by their vruntime (a new M's first deadline is half a slice) */
+	cr_assert(b.sum.makespan_us >= 4000 && b.sum.makespan_us <= 4400, "%lld", (long long)b.sum.makespan_us);
 	cr_assert_eq(total_busy(&a), 8000);
 	cr_assert_eq(total_busy(&b), 8000, "the same CPU time in all");
 	run_result_free(&a);
@@ -105,16 +108,81 @@ static const char two_json[] =
 	"{\"procs\": 2, \"main\": [{\"go\": \"w\"}, {\"go\": \"w\"}],"
 	" \"funcs\": {\"w\": [{\"run\": 3000}]}}";
 
-Test(cpu, two_threads_on_one_cpu_take_turns_a_slice_each)
+Test(cpu, two_threads_on_one_cpu_share_it_by_vruntime)
 {
 	struct run_result r = run_cpus(two_json, 2, 1, 1000, CPU_PLACE_SHARED);
 	long d1 = evlog_find(&r.log, 0, EV_G, -1, PL_DEAD);
 	while (d1 >= 0 && r.log.ev[d1].g == 1) /* main exits at once */
 		d1 = evlog_find(&r.log, (size_t)d1 + 1, EV_G, -1, PL_DEAD);
 	cr_assert(d1 >= 0);
-	cr_assert_eq(r.log.ev[d1].t, 5000, "1ms turns: a b a b a (done) b");
+	/* a runs its 1ms slice; b, a new thread 1ms behind a in vruntime with
+	 * a first deadline half a slice on, runs until it has caught up
+	 * (1.5ms); then 1ms turns: a b a (done at 5.5ms) b */
+	cr_assert_eq(r.log.ev[d1].t, 5500, "%lld", (long long)r.log.ev[d1].t);
 	cr_assert_eq(r.sum.makespan_us, 6000);
 	cr_assert_eq(total_busy(&r), 6000);
+	run_result_free(&r);
+}
+
+/* A CPU-bound hog and a ticker that runs 10us after each 1ms syscall, on
+ * one CPU: the ticker's thread, back from its syscall, wants the CPU the
+ * hog's thread holds. */
+static const char ticker_json[] =
+	"{\"procs\": 2, \"main\": [{\"go\": \"hog\"}, {\"go\": \"tick\"}],"
+	" \"funcs\": {\"hog\": [{\"run\": 20000}],"
+	" \"tick\": [{\"repeat\": 10, \"body\": [{\"syscall\": 1000}, {\"run\": 10}]}]}}";
+
+/* The EV_CPU records of G g's Ms that start a wait; the first at *first. */
+static int cpu_waits(const struct run_result *r, int g, long *first)
+{
+	int n = 0;
+	*first = -1;
+	for (size_t i = 0; i < r->log.n; i++)
+		if (r->log.ev[i].ev == EV_CPU && r->log.ev[i].g == g && r->log.ev[i].to == CPU_WAIT) {
+			if (n++ == 0)
+				*first = (long)i;
+		}
+	return n;
+}
+
+Test(cpu, a_woken_thread_far_behind_in_vruntime_preempts_a_long_running_one)
+{
+	struct run_result r = run_cpus(ticker_json, 2, 1, 0, CPU_PLACE_SHARED);
+	long first;
+	/* its first return (below) waits, and the ticker's thread gains lag
+	 * (V rises by half the hog's run while it waits); each later return
+	 * places it that far before V (place_entity), the hog's thread is past
+	 * V and loses the CPU at once (check_preempt_wakeup_fair); each 10us
+	 * run spends only 5us of the lag */
+	cr_assert_eq(cpu_waits(&r, 3, &first), 1, "the ticker waits for a CPU once");
+	cr_assert_geq(cpu_waits(&r, 2, &first), 9, "the hog is preempted at each of the ticker's returns");
+	long end = evlog_find(&r.log, 0, EV_G, 3, PL_DEAD);
+	cr_assert(end >= 0);
+	cr_assert_leq(r.log.ev[end].t, 10 * 1010 + cpu_default_slice_us(1), "%lld", (long long)r.log.ev[end].t);
+	run_result_free(&r);
+}
+
+Test(cpu, a_woken_thread_not_behind_in_vruntime_waits_for_the_running_ones_deadline)
+{
+	struct run_result r = run_cpus(ticker_json, 2, 1, 0, CPU_PLACE_SHARED);
+	long w;
+	cpu_waits(&r, 3, &w);
+	cr_assert(w >= 0, "the ticker's first return waits");
+	/* the ticker's thread ran alone before its first syscall (V was its
+	 * own vruntime): it comes back with no lag, at V, where the hog's
+	 * thread is still eligible and keeps the CPU to its deadline
+	 * (RUN_TO_PARITY; pick_eevdf then picks the ticker), a slice after it
+	 * got the CPU */
+	long ran = -1, got = -1;
+	for (long i = 0; i < w; i++)
+		if (r.log.ev[i].ev == EV_CPU && r.log.ev[i].g == 2 && r.log.ev[i].to == CPU_RUN)
+			ran = i;
+	for (size_t i = (size_t)w + 1; i < r.log.n && got < 0; i++)
+		if (r.log.ev[i].ev == EV_CPU && r.log.ev[i].g == 3 && r.log.ev[i].to == CPU_RUN)
+			got = (long)i;
+	cr_assert(ran >= 0 && got >= 0);
+	cr_assert_gt(r.log.ev[got].t, r.log.ev[w].t, "it waited");
+	cr_assert_eq(r.log.ev[got].t - r.log.ev[ran].t, cpu_default_slice_us(1), "the hog's whole slice");
 	run_result_free(&r);
 }
 
