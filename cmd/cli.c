@@ -52,6 +52,9 @@ static const char usage_text[] =
 	"                            runtime model: the CPU time of a go statement, a\n"
 	"                            channel op, a G switch (execute), a Gosched, to the\n"
 	"                            ns, e.g. 2.3us or 90ns (defaults measured, README)\n"
+	"      --cost-sysmon=DUR     runtime model: the CPU time of one of sysmon's\n"
+	"                            sleeps (usleep), counted in the summary's sysmon\n"
+	"                            line, not charged to a goroutine (default measured)\n"
 	"      --cpus=N              runtime model: the machine's CPUs, 1..1024, shared\n"
 	"                            by the threads running Go code (default: one per P);\n"
 	"                            without --procs GOMAXPROCS is --go's default for them\n"
@@ -155,7 +158,7 @@ enum { OPT_STEAL = 256, OPT_PREEMPT, OPT_SLICE, OPT_SYSMON_PERIOD, OPT_MAX_THREA
        OPT_SYSMON_SLACK, OPT_REPORT, OPT_REPORT_THRESHOLD, OPT_WHY, OPT_SEEDS, OPT_JOBS, OPT_SWEEP_JOBS, OPT_EXPLAIN,
        OPT_MODEL, OPT_THREAD_WAKE, OPT_CPUS, OPT_CPU_SLICE, OPT_CPU_QUOTA, OPT_CPU_PLACE, OPT_CPU_MIGRATION_COST,
        OPT_THREAD_START, OPT_INIT_THREADS, OPT_COST_GO, OPT_COST_CHAN, OPT_COST_SWITCH, OPT_COST_GOSCHED,
-       OPT_NETPOLL_WAIT };
+       OPT_NETPOLL_WAIT, OPT_COST_SYSMON };
 
 static const struct option long_opts[] = {
 	{ "workload", required_argument, NULL, 'w' },
@@ -196,6 +199,7 @@ static const struct option long_opts[] = {
 	{ "cost-chan", required_argument, NULL, OPT_COST_CHAN },
 	{ "cost-switch", required_argument, NULL, OPT_COST_SWITCH },
 	{ "cost-gosched", required_argument, NULL, OPT_COST_GOSCHED },
+	{ "cost-sysmon", required_argument, NULL, OPT_COST_SYSMON },
 	{ "cpu-slice", required_argument, NULL, OPT_CPU_SLICE },
 	{ "cpu-place", required_argument, NULL, OPT_CPU_PLACE },
 	{ "netpoll-wait", required_argument, NULL, OPT_NETPOLL_WAIT },
@@ -365,6 +369,8 @@ static int parse_long_only(struct opts *o, int c, const char *arg)
 		return parse_cost("--cost-switch", arg, &o->cfg.cost_switch_ns);
 	case OPT_COST_GOSCHED:
 		return parse_cost("--cost-gosched", arg, &o->cfg.cost_gosched_ns);
+	case OPT_COST_SYSMON:
+		return parse_cost("--cost-sysmon", arg, &o->cfg.cost_sysmon_ns);
 	case OPT_CPUS:
 		if (parse_int(arg, 1, MAX_CPUS, &v))
 			return bad("--cpus", arg, "expected an integer in 1..1024");
@@ -572,7 +578,8 @@ static int check_combination(struct opts *o)
 		return EXIT_USAGE;
 	}
 	if (o->cfg.model != MODEL_RUNTIME && (o->cfg.thread_start_us > 0 || o->cfg.cost_go_ns > 0 || o->cfg.cost_chan_ns > 0 ||
-					      o->cfg.cost_switch_ns > 0 || o->cfg.cost_gosched_ns > 0)) {
+					      o->cfg.cost_switch_ns > 0 || o->cfg.cost_gosched_ns > 0 ||
+					      o->cfg.cost_sysmon_ns > 0)) {
 		msg_usage("--thread-start and --cost-* need the runtime model (drop --model=seed)");
 		return EXIT_USAGE;
 	}
@@ -628,6 +635,7 @@ int cli_parse_args(struct opts *o, int argc, char **argv)
 	o->cfg.thread_start_us = SIM_MODEL_DEFAULT;
 	o->cfg.init_threads = SIM_MODEL_DEFAULT;
 	o->cfg.cost_go_ns = o->cfg.cost_chan_ns = o->cfg.cost_switch_ns = o->cfg.cost_gosched_ns = SIM_MODEL_DEFAULT;
+	o->cfg.cost_sysmon_ns = SIM_MODEL_DEFAULT;
 	o->workload = "fanout";
 	o->max_goroutines = MAX_GOROUTINES_DEFAULT;
 	o->report_threshold_us = REPORT_THRESHOLD_DEFAULT_US;

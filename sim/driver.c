@@ -55,11 +55,12 @@ static const struct model_defaults {
 	enum sim_slack slack;
 	int64_t sysmon_slack_us, thread_wake_us, thread_start_us;
 	int init_threads;
-	int64_t cost_go_ns, cost_chan_ns, cost_switch_ns, cost_gosched_ns;
+	int64_t cost_go_ns, cost_chan_ns, cost_switch_ns, cost_gosched_ns, cost_sysmon_ns;
 } model_defaults[] = {
-	[MODEL_SEED] = { SYSMON_FIXED, SLACK_FIXED, 0, 0, 0, 0, 0, 0, 0, 0 },
+	[MODEL_SEED] = { SYSMON_FIXED, SLACK_FIXED, 0, 0, 0, 0, 0, 0, 0, 0, 0 },
 	[MODEL_RUNTIME] = { SYSMON_ADAPTIVE, SLACK_MEASURED, RUNTIME_TIMER_SLACK_US, RUNTIME_THREAD_WAKE_US, RUNTIME_THREAD_START_US,
-			    RUNTIME_INIT_THREADS, RUNTIME_COST_GO_NS, RUNTIME_COST_CHAN_NS, RUNTIME_COST_SWITCH_NS, RUNTIME_COST_GOSCHED_NS },
+			    RUNTIME_INIT_THREADS, RUNTIME_COST_GO_NS, RUNTIME_COST_CHAN_NS, RUNTIME_COST_SWITCH_NS, RUNTIME_COST_GOSCHED_NS,
+			    RUNTIME_COST_SYSMON_NS },
 };
 
 void sim_config_fill_model(struct sim_config *cfg)
@@ -84,6 +85,8 @@ void sim_config_fill_model(struct sim_config *cfg)
 	for (int i = 0; i < 4; i++)
 		if (*cost[i] == SIM_MODEL_DEFAULT)
 			*cost[i] = dcost[i];
+	if (cfg->cost_sysmon_ns == SIM_MODEL_DEFAULT)
+		cfg->cost_sysmon_ns = d->cost_sysmon_ns;
 }
 
 static int gcd(int a, int b)
@@ -114,8 +117,8 @@ static int inverse_mod(int a, int n)
 
 static int costs_ok(const struct sim_config *c)
 {
-	const int64_t v[] = { c->cost_go_ns, c->cost_chan_ns, c->cost_switch_ns, c->cost_gosched_ns };
-	for (int i = 0; i < 4; i++)
+	const int64_t v[] = { c->cost_go_ns, c->cost_chan_ns, c->cost_switch_ns, c->cost_gosched_ns, c->cost_sysmon_ns };
+	for (int i = 0; i < 5; i++)
 		if (v[i] < 0 || v[i] > 1000000000 || (v[i] > 0 && c->model != MODEL_RUNTIME))
 			return 0;
 	return 1;
@@ -405,6 +408,7 @@ enum sim_status sim_run(struct sim *s)
 void sim_summary(const struct sim *s, struct sim_summary *out)
 {
 	*out = s->sum;
+	out->sysmon_sleeps = sysmon_sleeps_by(s, s->sum.makespan_us);
 	out->fingerprint = sim_fp_final(s->sum.fingerprint, s->sum.events);
 	for (int32_t pi = 0; pi < s->nprocs; pi++)
 		out->busy_us[pi] = s->allp[pi].busy_us;

@@ -21,6 +21,7 @@
 #define RUNTIME_COST_CHAN_NS 42       /* a channel op of an unbuffered hand-off, gopark or goready included */
 #define RUNTIME_COST_SWITCH_NS 56     /* a G switch: a Gosched between two Gs (schedule, execute) */
 #define RUNTIME_COST_GOSCHED_NS 0     /* Gosched beyond its switch: not separable by the method */
+#define RUNTIME_COST_SYSMON_NS 15000 /* the CPU time of one of sysmon's usleep(20)s: nanosleep, its hrtimer, two switches (tools/measure-costs/threads.c usleep20: 15.1 us; counted, not placed on a CPU) */
 #define RUNTIME_SPIN_NS 741           /* sync.Mutex's active spin (lockSlow -> runtime_doSpin): procyield(30), 30 PAUSEs (tools/measure-costs/threads.c) */
 #define RUNTIME_INIT_THREADS 2    /* runtime model: idle Ms left by the runtime's init (README) */
 #define RUNTIME_TIMER_SLACK_US 70  /* runtime model: usleep overshoot measured here (tools/timer-slack.c) */

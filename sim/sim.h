@@ -64,6 +64,9 @@ struct sim_config {
 	/* runtime model: the CPU time of one operation (--cost-*), in ns: a go
 	 * statement (newproc), a channel op, a G switch (execute), a Gosched */
 	int64_t cost_go_ns, cost_chan_ns, cost_switch_ns, cost_gosched_ns;
+	/* runtime model: the CPU time of one of sysmon's sleeps (--cost-sysmon),
+	 * in ns; counted in the summary (sysmon_sleeps), not charged to a G */
+	int64_t cost_sysmon_ns;
 	int cpus;               /* --cpus: the machine's CPUs the Ms share; 0: one per P (the seed model's) */
 	int64_t cpu_slice_us;   /* --cpu-slice: a thread's time slice on a CPU; 0: Linux's default for cpus (cpu.h) */
 	enum sim_cpu_place cpu_place; /* --cpu-place: one run queue for all CPUs, or a thread stays on its last CPU (cpu.h) */
@@ -234,6 +237,7 @@ struct sim_summary {
 	int64_t threads_peak;
 	int64_t steals, stolen, handoffs, preemptions, spills, events;
 	int64_t work_us;          /* CPU work requested by run/loop ops started */
+	int64_t sysmon_sleeps;    /* sysmon's sleeps ended by the makespan (its passes, run or idle) */
 	int64_t busy_us[MAX_PROCS];
 	int procs;
 	uint64_t fingerprint;     /* a 64-bit hash of the event stream */

@@ -291,3 +291,12 @@ int64_t sysmon_next_wake(struct sim *s)
 	mm->next = peek_next(s, &k);
 	return mm->next;
 }
+
+int64_t sysmon_sleeps_by(const struct sim *s, int64_t t)
+{
+	struct smclock k = clock_of(s);
+	if (k.t > t)
+		return k.n; /* not started, or t before its last pass: none counted past it */
+	skip_to(s, &k, t + 1); /* through the passes strictly before t + 1 */
+	return k.n;
+}

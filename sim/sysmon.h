@@ -44,6 +44,10 @@ void sysmon_pass(struct sim *s);
 void sysmon_init_clock(struct sim *s);
 /* Whether a pass falls at the current instant and must run. */
 int sysmon_runs_now(struct sim *s);
+/* How many sleeps sysmon's loop has ended by time t (its passes, run or
+ * idle, at or before t), from its clock as it stands: for the summary's
+ * count of what sysmon's usleeps cost (--cost-sysmon); moves nothing. */
+int64_t sysmon_sleeps_by(const struct sim *s, int64_t t);
 /* The next pass to run after the current instant (INT64_MAX: none due). */
 int64_t sysmon_next_wake(struct sim *s);
 

@@ -263,3 +263,20 @@ Test(sysmon, measured_slack_moves_the_tightloop_preemption_by_seed_only)
 	cr_assert_geq(lo, 10000);
 	cr_assert_leq(hi, 12500);
 }
+
+/* The summary counts sysmon's sleeps ended by the makespan (its passes,
+ * run or skipped), for --cost-sysmon's CPU: fixed 20 us passes, no slack,
+ * a 1 ms program: the passes at 20, 40, ..., 1000 us. */
+Test(sysmon, the_summary_counts_the_sleeps_sysmon_ended_by_the_makespan)
+{
+	struct sim_config cfg = test_config(1);
+	cfg.model = MODEL_RUNTIME;
+	cfg.sysmon = SYSMON_FIXED;
+	cfg.sysmon_period_us = 20;
+	struct run_result r;
+	run_text("{\"main\": [{\"run\": \"1ms\"}]}", &cfg, &r);
+	cr_assert_eq(r.status, SIM_DONE, "%s", r.msg);
+	cr_assert_eq(r.sum.makespan_us, 1000);
+	cr_assert_eq(r.sum.sysmon_sleeps, 50, "%lld sleeps", (long long)r.sum.sysmon_sleeps);
+	run_result_free(&r);
+}

@@ -9,8 +9,9 @@ getrusage), "oswait_us W" (its threads' time runnable without a CPU,
 from /proc/self/task/*/schedstat), "g ID start_us S end_us E" per goroutine, and the load
 compare-real saw before the run, "load busy=B nice=N steal=S" (in CPUs).
 GOSIM.out has the same lines, unprefixed, for gosim's one run (its cpu_us
-is the time its Ms spent running Go code or spinning), and "work_us W":
-the time its goroutines ran, the workload's own CPU work.
+is the time its Ms spent running Go code, plus its sysmon's sleeps' CPU
+time, --cost-sysmon), and "work_us W": the time its goroutines ran, the
+workload's own CPU work.
 
 Prints, real figures as "median [min-max]" over the runs:
 

@@ -46,4 +46,5 @@ flag() { cat "$tmp"/run* | tr ' ' '\n' | sed -n "s/^--$1=\([0-9]*\)ns$/\1/p" | m
 echo "# medians of $runs runs (thread-clone ${tc}ns; thread-start on a busy machine is the load's):"
 py=$(cat "$tmp"/run* | awk '$1=="procyield30" {print $3}' | median)
 echo "# sync.Mutex's spin, procyield(30): ${py:-n/a}ns (sim/policy.h RUNTIME_SPIN_NS; no flag)"
-echo "--thread-start=${ts}ns --thread-wake=${tw}ns --cost-go=$(flag cost-go)ns --cost-chan=$(flag cost-chan)ns --cost-switch=$(flag cost-switch)ns --cost-gosched=$(flag cost-gosched)ns"
+us=$(cat "$tmp"/run* | awk '$1=="usleep20" {print $3}' | median)
+echo "--thread-start=${ts}ns --thread-wake=${tw}ns --cost-go=$(flag cost-go)ns --cost-chan=$(flag cost-chan)ns --cost-switch=$(flag cost-switch)ns --cost-gosched=$(flag cost-gosched)ns --cost-sysmon=${us}ns"

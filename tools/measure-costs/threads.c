@@ -18,6 +18,12 @@
  *   procyield(active_spin_cnt = 30), 30 PAUSE instructions on amd64, the
  *   runtime model's RUNTIME_SPIN_NS): 10000 of them timed by thread CPU
  *   time, RUNS times; x86 only.
+ * usleep20: the CPU time one of sysmon's sleeps costs (proc.go sysmon:
+ *   usleep(delay), 20 us at first): the thread's CPU time
+ *   (CLOCK_THREAD_CPUTIME_ID: the nanosleep syscall, its hrtimer, the
+ *   switch out and back in, all charged to the sleeping thread) over 200
+ *   usleep(20) calls, divided by 200; RUNS / 10 such batches (the runtime
+ *   model's --cost-sysmon).
  * calibration: a fixed spin loop before and after, its thread CPU time
  *   against its wall time; a ratio well below 1 means other work took the
  *   CPU, and the figures of that run are suspect (printed, not hidden).
@@ -166,6 +172,23 @@ static void calibrate(const char *when)
 	       (long long)(c / 1000), (double)c / (double)w);
 }
 
+/* usleep(20)'s CPU time, per call, over batches of 200. */
+static void measure_usleep(int runs)
+{
+	int n = runs / 10 < 10 ? 10 : runs / 10;
+	int64_t *v = malloc((size_t)n * sizeof *v);
+	if (!v)
+		exit(1);
+	for (int i = 0; i < n; i++) {
+		int64_t c0 = now_ns(CLOCK_THREAD_CPUTIME_ID);
+		for (int k = 0; k < 200; k++)
+			usleep(20);
+		v[i] = (now_ns(CLOCK_THREAD_CPUTIME_ID) - c0) / 200;
+	}
+	report("usleep20", v, n);
+	free(v);
+}
+
 int main(int argc, char **argv)
 {
 	int runs = argc > 1 ? atoi(argv[1]) : 200;
@@ -176,6 +199,7 @@ int main(int argc, char **argv)
 	measure_start(runs, 1);
 	measure_wake(runs);
 	measure_procyield(runs);
+	measure_usleep(runs);
 	calibrate("after");
 	return 0;
 }
