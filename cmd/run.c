@@ -494,6 +494,13 @@ static char *config_json(const struct run *r)
 		json_decref(j);
 		j = NULL;
 	}
+	/* the runtime model with --netpoll-wait=exact only: its default (whole
+	 * ms) is not written, so default runs' headers stay as they were */
+	if (j && c->model == MODEL_RUNTIME && c->netpoll_wait == NETPOLL_WAIT_EXACT &&
+	    json_object_set_new(j, "netpoll_wait", json_string("exact")) != 0) {
+		json_decref(j);
+		j = NULL;
+	}
 	/* --cpus only: without it every P has its own CPU, as before */
 	if (j && c->cpus > 0 && (json_object_set_new(j, "cpus", json_integer(c->cpus)) != 0 ||
 				 (c->cpu_slice_us > 0 && json_object_set_new(j, "cpu_slice_us", json_integer(c->cpu_slice_us)) != 0))) {
