@@ -6,8 +6,16 @@ CC ?= cc
 # A position-dependent executable (-fno-pie, -no-pie): the interpreter's and
 # the scheduler's switches jump through absolute tables, 1-2% fewer
 # instructions per event (callgrind).
-CFLAGS ?= -O3 -g -flto=auto -fno-pie
-LDFLAGS ?= -no-pie
+CFLAGS ?= -O3 -g -flto=auto
+LDFLAGS ?=
+# One switch for both halves, outside CFLAGS and LDFLAGS: objects built
+# -fno-pie must be linked -no-pie whatever flags a user sets (make PIE=yes
+# gives Debian's PIE default).
+PIE ?= no
+ifeq ($(PIE),no)
+PIE_CFLAGS = -fno-pie
+PIE_LDFLAGS = -fno-pie -no-pie
+endif
 WARN = -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 CPPFLAGS += -D_POSIX_C_SOURCE=200809L
 LDLIBS = -ljansson -lzstd -lz -pthread
@@ -28,11 +36,11 @@ gosim: $(B)/gosim
 	cp $< $@
 
 $(B)/gosim: $(LIB_OBJ) $(CMD:%.c=$(B)/%.o) $(B)/cmd/main.o
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) $(PIE_LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) -MMD -MP -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) $(PIE_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(B)/workloads.c: tools/embed-workloads.sh $(WORKLOADS)
 	@mkdir -p $(B)
@@ -45,13 +53,13 @@ $(B)/html_page.c: tools/embed-page.sh $(HTML_PAGE)
 	sh tools/embed-page.sh $(HTML_PAGE) > $@.tmp && mv $@.tmp $@
 
 $(B)/html_page.o: $(B)/html_page.c
-	$(CC) $(CPPFLAGS) -I. $(WARN) $(CFLAGS) -c -o $@ $<
+	$(CC) $(CPPFLAGS) -I. $(WARN) $(CFLAGS) $(PIE_CFLAGS) -c -o $@ $<
 
 $(B)/workloads.o: $(B)/workloads.c
-	$(CC) $(CPPFLAGS) -I. $(WARN) $(CFLAGS) -Wno-missing-prototypes -c -o $@ $<
+	$(CC) $(CPPFLAGS) -I. $(WARN) $(CFLAGS) $(PIE_CFLAGS) -Wno-missing-prototypes -c -o $@ $<
 
 $(B)/unit: $(LIB_OBJ) $(TEST_OBJ) $(B)/tests/helpers.o
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcriterion
+	$(CC) $(CFLAGS) $(LDFLAGS) $(PIE_LDFLAGS) -o $@ $^ $(LDLIBS) -lcriterion
 
 $(B)/tests/%.o: CPPFLAGS += -Isim
 
@@ -101,7 +109,7 @@ chrome: $(B)/gosim
 # The fuzz target over the seed corpus and past crashes, with any compiler.
 FUZZ_OBJ = $(LIB_OBJ) $(CMD:%.c=$(B)/%.o) $(B)/tests/fuzz/fuzz_gosim.o
 $(B)/fuzz-replay: $(FUZZ_OBJ) $(B)/tests/fuzz/replay.o
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) $(PIE_LDFLAGS) -o $@ $^ $(LDLIBS)
 
 fuzz-replay: $(B)/fuzz-replay
 	$(B)/fuzz-replay $(wildcard tests/fuzz/corpus/*) $(filter-out %.md,$(wildcard tests/fuzz/regress/*)) 2>/dev/null
@@ -110,14 +118,14 @@ fuzz-replay: $(B)/fuzz-replay
 # Crashes land in build/fuzz/artifacts/; copy them to tests/fuzz/regress/.
 FUZZ_SECONDS ?= 60
 fuzz:
-	$(MAKE) B=build/fuzz CC=clang CFLAGS="-O1 -g -fsanitize=fuzzer-no-link,address,undefined" build/fuzz/fuzz-gosim
+	$(MAKE) B=build/fuzz CC=clang PIE=yes CFLAGS="-O1 -g -fsanitize=fuzzer-no-link,address,undefined" build/fuzz/fuzz-gosim
 	mkdir -p build/fuzz/corpus build/fuzz/artifacts
 	cp tests/fuzz/corpus/* build/fuzz/corpus/
 	build/fuzz/fuzz-gosim -max_total_time=$(FUZZ_SECONDS) -timeout=20 -close_fd_mask=2 -print_final_stats=1 \
 		-artifact_prefix=build/fuzz/artifacts/ build/fuzz/corpus
 
 $(B)/fuzz-gosim: $(FUZZ_OBJ)
-	$(CC) $(CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
+	$(CC) $(CFLAGS) -fsanitize=fuzzer $(PIE_LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # What gosim costs, against the real runtime where Go is installed.
 bench: gosim
@@ -134,7 +142,7 @@ golden: $(B)/gosim
 # -Werror build, the whole suite and the goldens under AddressSanitizer and
 # UBSan, then each built-in workload under valgrind when it is installed.
 check:
-	$(MAKE) B=build/check CFLAGS="-O1 -g -Werror -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
+	$(MAKE) B=build/check PIE=yes CFLAGS="-O1 -g -Werror -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 		LDFLAGS="-fsanitize=address,undefined" test
 	$(MAKE) valgrind
 
@@ -151,7 +159,7 @@ valgrind: $(B)/gosim
 # Measuring programs in tools/ (run by hand on an idle machine; README).
 $(B)/tools/%: tools/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) -o $@ $<
+	$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) $(PIE_CFLAGS) $(PIE_LDFLAGS) -o $@ $<
 
 clean:
 	rm -rf build gosim

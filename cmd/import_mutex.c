@@ -467,8 +467,10 @@ static long lay_passes(json_t *ops, json_t *anchor, const char *mu, long a, long
 			long hs = (h * d / l + TICK_US / 2) / TICK_US * TICK_US, as = (a * d / l + TICK_US / 2) / TICK_US * TICK_US;
 			if (hs < TICK_US)
 				hs = TICK_US;
+			if (hs > d)
+				hs = d; /* a section estimated longer than this pass: the whole pass */
 			if (as + hs > d)
-				as = d - hs;
+				as = d - hs; /* the pass's CPU stays d: as, hs and d - as - hs >= 0 */
 			rc = put_run(out, as) || put(out, "lock", json_string(mu)) || put_run(out, hs) ||
 			     put(out, "unlock", json_string(mu)) || put_run(out, d - as - hs);
 			total++;

@@ -542,7 +542,10 @@ static void print_summary(FILE *out, const struct run *r, const struct sim_summa
 		(long long)sum->preemptions, (long long)sum->spills);
 	fprintf(out, "  events       %lld\n", (long long)sum->events);
 	if (c->cost_sysmon_ns > 0) { /* the runtime model: what sysmon's usleeps cost (--cost-sysmon) */
-		int64_t us = sum->sysmon_sleeps * c->cost_sysmon_ns / 1000;
+		/* sleeps x cost, saturated: the sleeps grow with simulated time */
+		int64_t us = sum->sysmon_sleeps > INT64_MAX / c->cost_sysmon_ns
+				     ? INT64_MAX
+				     : sum->sysmon_sleeps * c->cost_sysmon_ns / 1000;
 		fprintf(out, "  sysmon       %lld sleeps, %lld.%03lld ms CPU\n", (long long)sum->sysmon_sleeps,
 			(long long)(us / 1000), (long long)(us % 1000));
 	}

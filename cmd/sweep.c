@@ -515,9 +515,11 @@ static void write_jobs(const struct sweep *w)
 		printf(" --model=%s", c->model == MODEL_RUNTIME ? "runtime" : "seed");
 		if (c->model == MODEL_RUNTIME)
 			printf(" --thread-wake=%" PRId64 "us --thread-start=%" PRId64 "us --init-threads=%d --cost-go=%" PRId64
-			       "ns --cost-chan=%" PRId64 "ns --cost-switch=%" PRId64 "ns --cost-gosched=%" PRId64 "ns",
+			       "ns --cost-chan=%" PRId64 "ns --cost-switch=%" PRId64 "ns --cost-gosched=%" PRId64
+			       "ns --cost-sysmon=%" PRId64 "ns --netpoll-wait=%s",
 			       c->thread_wake_us, c->thread_start_us, c->init_threads, c->cost_go_ns, c->cost_chan_ns,
-			       c->cost_switch_ns, c->cost_gosched_ns);
+			       c->cost_switch_ns, c->cost_gosched_ns, c->cost_sysmon_ns,
+			       c->netpoll_wait == NETPOLL_WAIT_EXACT ? "exact" : "ms");
 		if (c->go_release > 0) /* --go: its rules and its schedtrace format */
 			printf(" --go=%s", o->go_version);
 		for (int i = 0; i < o->ndefines; i++) {

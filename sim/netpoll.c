@@ -100,6 +100,8 @@ int netpoll_block_return(struct sim *s, int32_t *pi, int32_t *gi)
 	return 1;
 }
 
+#define NETPOLL_MAX_SLACK_US 100000 /* fs/select.c MAX_SLACK: 100 ms */
+
 int64_t netpoll_wait_end(int64_t now, int64_t poll_until, int64_t slack_us)
 {
 	if (poll_until == INT64_MAX)
@@ -113,7 +115,11 @@ int64_t netpoll_wait_end(int64_t now, int64_t poll_until, int64_t slack_us)
 		waitms = delay / 1000; /* delay < 1e15: int32(delay / 1e6) */
 	else
 		waitms = 1000000000; /* 1e9 */
-	int64_t slack = waitms > slack_us ? waitms : slack_us; /* 0.1% of waitms ms is waitms us */
+	/* fs/select.c select_estimate_accuracy: the larger of the thread's
+	 * timer slack and __estimate_accuracy's 0.1% of the timeout (waitms
+	 * ms: waitms us), which is at most MAX_SLACK, 100 ms */
+	int64_t pct = waitms < NETPOLL_MAX_SLACK_US ? waitms : NETPOLL_MAX_SLACK_US;
+	int64_t slack = pct > slack_us ? pct : slack_us;
 	return now + waitms * 1000 + slack;
 }
 
@@ -138,7 +144,11 @@ static int epoll_wait_block(struct sim *s, int64_t until)
 	int64_t end = netpoll_wait_end(s->now, until, s->cfg.sysmon_slack_us);
 	if (end <= s->now) {
 		/* delay 0: netpoll(0) returns; a due timer this M could not take
-		 * (it was not let spin) is a spinning M's */
+		 * (it was not let spin) is a spinning M's.
+		 * Simplification: findRunnable's M then takes an idle P
+		 * (pidleget, acquirep) and goes back to top to run the timer
+		 * itself; here it stops and the timer is left to a spinning M or
+		 * its P's next schedule. */
 		s->lastpoll = s->now;
 		return 0;
 	}

@@ -281,7 +281,13 @@ static SIM_HOT int schedule(struct sim *s, int32_t pi)
 	if (spinner_backs_off(s, pi))
 		return 1;
 	/* it may wait in netpoll rather than sleep (the runtime model: until
-	 * pollUntil, checkTimersNoP's earliest timer) */
+	 * pollUntil, the earliest timer of every P).
+	 * Simplification: findRunnable's pollUntil is its own P's earliest
+	 * timer (pp.timers.check), and every P's (checkTimersNoP) only for an
+	 * M that was spinning; an M with no timer of its own and no network
+	 * waiters does not block in netpoll at all. Here any M that stops
+	 * waits for the earliest timer of all Ps, which is why findRunnable's
+	 * own netpollBreak is not needed (netpoll.h). */
 	netpoll_block(s, netpoll_whole_ms(s) ? timer_earliest(s) : INT64_MAX);
 	sim_rule(s, EV_P, RULE_STOPM, 0);
 	proc_releasep_stopm(s, pi);

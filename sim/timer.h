@@ -53,13 +53,15 @@
  * (sendTime into the full buffer: a timer run that readies no G), which
  * here does not happen; what a receiver gets is the same (one stale tick,
  * the grid kept).
- * The M asleep in netpoll for the earliest timer wakes at its `when` in
- * the seed model (the P's timer slot, EVQ_TIMER); in the runtime model it
+ * The M asleep in netpoll for the earliest timer: in the runtime model it
  * wakes when netpoll_epoll.go's whole-millisecond epoll_wait does
  * (netpoll.h: netpoll_wait_end), so a timer an idle M waits for (a
  * sleep's, a ticker's) fires up to about 1 ms late, and the P's slot is
  * not used. A timer that is its P's new earliest calls wakeNetPoller
  * (maybeAdd; netpoll_timer_added).
+ * Simplification: in the seed model and with --netpoll-wait=exact it
+ * wakes at the timer's `when` (the P's timer slot, EVQ_TIMER), not at
+ * epoll_wait's whole millisecond.
  *
  * Invariants (check.c): each heap is ordered; s->ntimers is the number of
  * entries in all heaps. */

@@ -105,6 +105,8 @@ Test(netpoll, a_wait_under_a_millisecond_lasts_one_and_longer_ones_are_cut_to_wh
 	cr_assert_eq(netpoll_wait_end(100, 100, 70), 100, "delay 0: it does not wait");
 	cr_assert_eq(netpoll_wait_end(100, 50, 70), 100, "a timer already due: delay 0");
 	cr_assert_eq(netpoll_wait_end(100, INT64_MAX, 70), INT64_MAX, "no timer: it blocks until woken");
+	cr_assert_eq(netpoll_wait_end(0, 1000000000, 70), 1000000000 + 100000,
+		     "a 1000 s wait: 0.1%% is 1 s, capped at fs/select.c's MAX_SLACK of 100 ms");
 }
 
 /* The runtime model: a timer earlier than the one the blocked M waits for
