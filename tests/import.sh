@@ -229,6 +229,18 @@ def sends(ops, mult=1):  # the sends a pass over ops makes, repeats counted
 assert sends(main) == 400 and len(main) <= 10, (sends(main), len(main))
 PY
 
+# cpu_kept WORKLOAD STATS: each goroutine's CPU time in an exact import
+# (its funcs' runs) is the trace's (gosim import --stats) to the tick.
+cpu_kept() {
+	python3 - "$1" "$2" <<'PY'
+import json, sys
+w, st = (json.load(open(f)) for f in sys.argv[1:])
+cpu = sorted(sum(o.get("run", 0) for o in ops) for ops in w["funcs"].values())
+real = sorted(g["cpu_us"] for g in st["goroutines"] if g["function"] != "main")
+assert len(cpu) == len(real) and all(abs(a - b) <= 10 for a, b in zip(cpu, real)), (cpu, real)
+PY
+}
+
 # A real sync.Mutex (workloads/go/mutex.go captured here at GOMAXPROCS=2: 8
 # goroutines x 50 rounds of Lock, 20 us held, Unlock, 30 us out; 131 blocks
 # in Lock and 127 Unlocks that woke a waiter, the other sections no event):
@@ -247,10 +259,8 @@ for ops in w["funcs"].values():
         inside = True if "lock" in o else False if "unlock" in o else inside
         held += o.get("run", 0) if inside else 0
 assert abs(held - 8000) <= 0.15 * 8000, held
-cpu = sorted(sum(o.get("run", 0) for o in ops) for ops in w["funcs"].values())
-real = sorted(g["cpu_us"] for g in st["goroutines"] if g["function"] != "main")
-assert len(cpu) == len(real) and all(abs(a - b) <= 10 for a, b in zip(cpu, real)), (cpu, real)
 PY
+cpu_kept "$tmp/mx.n.json" "$tmp/mx.stats" || no "mutex twin: a goroutine's CPU time is not the trace's"
 
 # A worker pool whose Mutex is taken in every pass (poolmu/main.go captured
 # here at GOMAXPROCS=2: 3 workers x 240 jobs received on an unbuffered
@@ -268,10 +278,8 @@ sections = 0
 for ops in w["funcs"].values():
     sections += sum(1 for a, b in zip(ops, ops[1:]) if "lock" in a and "run" in b)
 assert 200 <= sections <= 250, sections
-cpu = sorted(sum(o.get("run", 0) for o in ops) for ops in w["funcs"].values())
-real = sorted(g["cpu_us"] for g in st["goroutines"] if g["function"] != "main")
-assert len(cpu) == len(real) and all(abs(a - b) <= 10 for a, b in zip(cpu, real)), (cpu, real)
 PY
+cpu_kept "$tmp/pm.n.json" "$tmp/pm.stats" || no "poolmu: a goroutine's CPU time is not the trace's"
 
 # A sleep whose timer fired at a busy P's preemption (checkTimers runs only
 # where a P passes through the scheduler): the import replays it as ending

@@ -116,20 +116,28 @@ Test(ticker, an_idle_receivers_ticks_wake_when_the_netpoll_wait_of_whole_ms_ends
 }
 Test(ticker, a_ticker_keeps_its_period_behind_cpu_bound_work_in_the_seed_model) { keeps_period(MODEL_SEED); }
 
+/* A 1 ms ticker's receiver (G1, 100 us a tick) on one P beside a 25 ms
+ * spinner (G2) in the given model: the run, and the spinner's end record. */
+static long run_ticker_behind_spinner(enum sim_model model, struct run_result *r)
+{
+	struct sim_config cfg = test_config(1);
+	cfg.model = model;
+	run_text("{\"main\": [{\"go\": \"spin\"}, {\"repeat\": 12, \"body\": [{\"tick\": \"1ms\"}, {\"run\": \"100us\"}]}],"
+		 " \"funcs\": {\"spin\": [{\"run\": \"25ms\"}]}}", &cfg, r);
+	cr_assert_eq(r->status, SIM_DONE, "%s", r->msg);
+	long dead = evlog_find(&r->log, 0, EV_G, 2, PL_DEAD);
+	cr_assert_geq(dead, 0);
+	return dead;
+}
+
 /* On one P, a CPU-bound goroutine holds the P until it is preempted or
  * done: the ticks it delays are late, but the next fires stay on the 1 ms
  * grid (unlockAndRun: when + period*(1 + delay/period)), so once the P is
  * free the receiver wakes at whole milliseconds, 1 ms apart. */
 static void skips_to_grid(enum sim_model model)
 {
-	struct sim_config cfg = test_config(1);
-	cfg.model = model;
 	struct run_result r;
-	run_text("{\"main\": [{\"go\": \"spin\"}, {\"repeat\": 12, \"body\": [{\"tick\": \"1ms\"}, {\"run\": \"100us\"}]}],"
-		 " \"funcs\": {\"spin\": [{\"run\": \"25ms\"}]}}", &cfg, &r);
-	cr_assert_eq(r.status, SIM_DONE, "%s", r.msg);
-	long dead = evlog_find(&r.log, 0, EV_G, 2, PL_DEAD);
-	cr_assert_geq(dead, 0);
+	long dead = run_ticker_behind_spinner(model, &r);
 	int64_t spun = r.log.ev[dead].t, t[16];
 	int n = wakes(&r, 1, t, 16), after = 0;
 	cr_assert_gt(t[0], 1000, "the first fire waits for the spinner");
@@ -150,14 +158,8 @@ static void skips_to_grid(enum sim_model model)
  * next fire on it. */
 Test(ticker, after_the_spinner_each_tick_wakes_at_the_netpoll_wait_for_the_next_fire_on_the_grid)
 {
-	struct sim_config cfg = test_config(1);
-	cfg.model = MODEL_RUNTIME;
 	struct run_result r;
-	run_text("{\"main\": [{\"go\": \"spin\"}, {\"repeat\": 12, \"body\": [{\"tick\": \"1ms\"}, {\"run\": \"100us\"}]}],"
-		 " \"funcs\": {\"spin\": [{\"run\": \"25ms\"}]}}", &cfg, &r);
-	cr_assert_eq(r.status, SIM_DONE, "%s", r.msg);
-	long dead = evlog_find(&r.log, 0, EV_G, 2, PL_DEAD);
-	cr_assert_geq(dead, 0);
+	long dead = run_ticker_behind_spinner(MODEL_RUNTIME, &r);
 	long first = evlog_find(&r.log, 0, EV_G, 1, PL_WAITING);
 	int after = waits_end_at_netpoll_wakes(&r, (size_t)dead, 1, r.log.ev[first].t);
 	cr_assert_geq(after, 3, "%d waits after the spinner", after);
