@@ -2,7 +2,7 @@
 CC ?= cc
 # -O3 with link-time optimisation: the simulator's hot path crosses modules
 # (sim.c's G moves and fingerprint, runq, exec, sched), so inlining across
-# them is worth 12-17% of its instructions (callgrind, README Performance).
+# them is worth 12-17% of its instructions (callgrind, docs/performance.md).
 # A position-dependent executable (-fno-pie, -no-pie): the interpreter's and
 # the scheduler's switches jump through absolute tables, 1-2% fewer
 # instructions per event (callgrind).

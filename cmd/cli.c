@@ -66,7 +66,7 @@ static const char usage_text[] =
 	"      --cpu-place=MODE      with --cpus: shared (default): one run queue, a thread\n"
 	"                            takes any free CPU; last: a thread runs on the CPU it\n"
 	"                            last ran on and preempts the thread there, as this\n"
-	"                            machine's kernel places woken threads (README)\n"
+	"                            machine's kernel places woken threads (docs/fidelity.md)\n"
 	"      --cpu-migration-cost=DUR  with --cpu-place=last: an idle CPU takes a thread\n"
 	"                            waiting on another only once it has not run for DUR\n"
 	"                            (default Linux's sched_migration_cost, 500us)\n"

@@ -1,6 +1,6 @@
 /* import.c: gosim import FILE.trace [-o workload.json] [--no-merge]: a Go
  * execution trace (v2, trace/gotrace_read.h) into a workload in gosim's
- * language (README "Importing a real program's trace").
+ * language (docs/import.md).
  *
  * Each goroutine's life, replayed from its events in time order:
  * - a CPU stint between two of its scheduling events is a run;

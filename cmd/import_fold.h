@@ -1,5 +1,5 @@
 /* import_fold.h: what makes an imported workload readable (gosim import,
- * README "Importing a real program's trace"): runs of repeated ops folded
+ * docs/import.md): runs of repeated ops folded
  * into repeat loops, and goroutines of one site with the same op shape
  * merged into one function whose differing durations are parameters.
  *

@@ -1,5 +1,5 @@
 /* import_mutex.h: the sync.Mutex sections a Go execution trace leaves out,
- * inferred for gosim import (README "Importing a real program's trace").
+ * inferred for gosim import (docs/import.md).
  *
  * A Lock that did not block and an Unlock that woke nobody leave no event.
  * What the trace does show of a mutex, per goroutine, is three events: its

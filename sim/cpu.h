@@ -42,7 +42,7 @@
  * Placement (--cpu-place). shared (default): the above, one queue
  * for all CPUs. last: each M runs on the CPU it last ran on (m.cpuhome),
  * as the kernel of the machine the fidelity table is measured on places
- * woken threads (README, "pipeline at 4 Ps on 2 CPUs": select_task_rq_fair
+ * woken threads (docs/fidelity.md, "pipeline-p4": select_task_rq_fair
  * kept a woken Go thread on its previous CPU in about 97% of wake-ups,
  * also when the other CPU was idle), with a queue per CPU:
  *  - a new M starts on the CPU with the fewest Ms (sysmon counts), as

@@ -41,7 +41,7 @@
 /* A function on the hot path inlined into its callers whatever the
  * compiler's size limits: each call layer between the scheduler and the
  * interpreter costs about 20 instructions (register saves, argument moves),
- * several per event (callgrind, README Performance). */
+ * several per event (callgrind, docs/performance.md). */
 #define SIM_HOT inline __attribute__((always_inline))
 
 /* runtime2.go _G* values, printed by scheddetail. */

@@ -3,7 +3,7 @@
 # program is timed): the load from two /proc/stat snapshots
 # (tools/cpuload.awk), the totals beside gosim (tools/realstats.py:
 # medians, parallelism, the CPU-normalised makespan, order correlations),
-# compare-real's refusals, the README table's figures from saved runs
+# compare-real's refusals, the docs/fidelity.md table's figures from saved runs
 # (tools/real-report.sh), and every Go twin building with twin.go.
 # Usage: tests/compare_real.sh ./gosim
 set -u

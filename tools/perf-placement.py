@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """perf-placement.py: where Linux put a program's woken threads, from
-`perf sched record` (README, "pipeline-p4" under the fidelity table):
+`perf sched record` (docs/fidelity.md, "pipeline-p4"):
 
    perf sched record -o P.data -- taskset -c 0-1 ./twin -procs 4 ...
    perf script -i P.data | python3 tools/perf-placement.py COMM

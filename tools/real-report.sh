@@ -1,6 +1,6 @@
 #!/bin/sh
-# real-report.sh: the README's fidelity table ("How close is gosim to the
-# real runtime"): for every case below, the real medians of Go 1.19 and
+# real-report.sh: the fidelity table (docs/fidelity.md, "How close is gosim
+# to the real runtime"): for every case below, the real medians of Go 1.19 and
 # 1.23 beside gosim's runtime model and seed model. Every figure comes from
 # tools/compare-real.
 #
