@@ -609,10 +609,8 @@ static enum sim_status simulate(struct run *r, struct sim *s)
 	r->show_progress = !r->o->quiet && isatty(STDERR_FILENO) && !r->o->cfg.schedtrace_ms;
 	r->start = r->last_progress = wall_seconds();
 	enum sim_status st;
-	for (uint64_t n = 1; (st = sim_step(s)) == SIM_RUNNING && !interrupted; n++) {
-		if (n % 4096 == 0)
-			progress(r, s);
-	}
+	while ((st = sim_steps(s, 4096)) == SIM_RUNNING && !interrupted) /* the sink's progress polls inside */
+		progress(r, s);
 	if (r->progress_shown)
 		fputs("\r\033[K", stderr);
 	if (close_sched(r) != 0 && st != SIM_BROKEN)

@@ -282,12 +282,10 @@ fail:
 	return NULL;
 }
 
-static void handle(struct sim *s, const struct evq_item *it)
+/* handle's rarer kinds, out of line. */
+__attribute__((noinline)) static void handle_other(struct sim *s, const struct evq_item *it)
 {
-	if (it->kind == EVQ_CPU_DONE) {
-		sim_act(s, s->allp[it->id].m); /* the M running the P's G */
-		exec_cpu_done(s, it->id, it->gen);
-	} else if (it->kind == EVQ_SYSCALL_DONE) {
+	if (it->kind == EVQ_SYSCALL_DONE) {
 		sim_act(s, g_m(s, &s->allg[it->id])); /* the M in the syscall */
 		exec_syscall_done(s, it->id);
 	}
@@ -307,27 +305,36 @@ static void handle(struct sim *s, const struct evq_item *it)
 			s->wakep_calls++; /* --netpoll-wait=exact: the M in netpoll(delay) returns and takes an idle P */
 		timer_wake(s, it->id);
 	}
+}
+
+/* A timed event, by kind; the common one (a CPU segment's end) inline. */
+static SIM_HOT void handle(struct sim *s, const struct evq_item *it)
+{
+	if (it->kind == EVQ_CPU_DONE) {
+		sim_act(s, s->allp[it->id].m); /* the M running the P's G */
+		exec_cpu_done(s, it->id, it->gen);
+	} else {
+		handle_other(s, it);
+	}
 	sim_check(s);
 }
 
-/* Simplification: the runtime's checkdead runs as Ms go idle; here a
- * deadlock is declared when nothing is left to happen: no timed event,
- * nothing runnable, and goroutines still waiting. */
-static void finish_instant(struct sim *s)
+/* The run is over: every goroutine has finished. */
+__attribute__((noinline)) static void all_done(struct sim *s)
 {
+	sim_check_full(s); /* --check: the whole state once more at the end */
 	if (s->status != SIM_RUNNING)
 		return;
-	if (s->nlive == 0) {
-		sim_check_full(s); /* --check: the whole state once more at the end */
-		if (s->status != SIM_RUNNING)
-			return;
-		s->status = SIM_DONE;
-		s->sum.outcome = OUT_DONE;
-		return;
-	}
-	s->sysmon_next = sysmon_next_wake(s);
-	if (!evq_empty(&s->evq) || s->nqueued != 0 || s->runq.size != 0)
-		return;
+	s->status = SIM_DONE;
+	s->sum.outcome = OUT_DONE;
+}
+
+/* Nothing is left to happen: no timed event, nothing runnable.
+ * Simplification: the runtime's checkdead runs as Ms go idle; here a
+ * deadlock is declared when nothing is left to happen and goroutines
+ * still wait. */
+__attribute__((noinline)) static void nothing_left(struct sim *s)
+{
 	if (s->ntimers > 0 && timer_any_due(s)) { /* every P would have run it */
 		sim_broken(s, "a timer is due but no P runs it");
 		return;
@@ -338,6 +345,19 @@ static void finish_instant(struct sim *s)
 	/* checkdead: no timer can ready anyone either (stale ones are gone) */
 	sim_die(s, OUT_DEADLOCK, "fatal error: all goroutines are asleep - deadlock!");
 	s->report = sim_deadlock_text(s); /* NULL: the one line above */
+}
+
+static SIM_HOT void finish_instant(struct sim *s)
+{
+	if (s->status != SIM_RUNNING)
+		return;
+	if (s->nlive == 0) {
+		all_done(s);
+		return;
+	}
+	s->sysmon_next = sysmon_next_wake(s);
+	if (evq_empty(&s->evq) && s->nqueued == 0 && s->runq.size == 0)
+		nothing_left(s);
 }
 
 /* --until: the clock stops at until_us, before the next instant (past
@@ -362,29 +382,43 @@ static void stop_at_until(struct sim *s)
 	s->sum.outcome = OUT_UNTIL;
 }
 
-enum sim_status sim_step(struct sim *s)
+/* The clock to the next instant: sysmon's next pass or the first timed
+ * event, whichever is earlier (the boot instant is at 0). Returns 0, or
+ * -1 when the run stops before it (--until, or nothing left to happen). */
+static SIM_HOT int next_instant(struct sim *s)
 {
-	if (s->status != SIM_RUNNING)
-		return s->status;
-	if (s->sysmon_next >= 0) {
-		int64_t t = s->sysmon_next;
-		if (!evq_empty(&s->evq) && evq_top_time(&s->evq) < t)
-			t = evq_top_time(&s->evq);
-		if (t == INT64_MAX) {
-			sim_broken(s, "nothing left to happen but %lld goroutines live", (long long)s->nlive);
-			return s->status;
-		}
-		if (s->cfg.until_us > 0 && t > s->cfg.until_us) {
-			stop_at_until(s);
-			return s->status;
-		}
-		s->now = t;
+	if (s->sysmon_next < 0)
+		return 0;
+	int64_t t = s->sysmon_next;
+	if (!evq_empty(&s->evq) && evq_top_time(&s->evq) < t)
+		t = evq_top_time(&s->evq);
+	if (t == INT64_MAX) {
+		sim_broken(s, "nothing left to happen but %lld goroutines live", (long long)s->nlive);
+		return -1;
 	}
+	if (s->cfg.until_us > 0 && t > s->cfg.until_us) {
+		stop_at_until(s);
+		return -1;
+	}
+	s->now = t;
+	return 0;
+}
+
+/* The instant's timed events, in (t, seq) order, until none is left at
+ * now (a handler may add one). */
+static SIM_HOT void run_events(struct sim *s)
+{
 	struct evq_item it;
 	while (s->status == SIM_RUNNING && !evq_empty(&s->evq) && evq_top_time(&s->evq) == s->now) {
 		evq_pop(&s->evq, &it);
 		handle(s, &it);
 	}
+}
+
+/* The rest of the instant: the scheduler, a sysmon pass if one falls now
+ * (and the scheduler again), the CPUs' balance, the end checks. */
+static SIM_HOT void end_instant(struct sim *s)
+{
 	sched_all(s);
 	if (s->status == SIM_RUNNING && s->now > 0 && sysmon_runs_now(s)) {
 		sysmon_pass(s);
@@ -395,15 +429,27 @@ enum sim_status sim_step(struct sim *s)
 		sched_all(s);
 	sim_check(s);
 	finish_instant(s);
+}
+
+static SIM_HOT enum sim_status step(struct sim *s)
+{
+	if (s->status != SIM_RUNNING || next_instant(s) != 0)
+		return s->status;
+	run_events(s);
+	end_instant(s);
 	return s->status;
 }
 
-enum sim_status sim_run(struct sim *s)
+enum sim_status sim_step(struct sim *s) { return step(s); }
+
+enum sim_status sim_steps(struct sim *s, int64_t n)
 {
-	while (sim_step(s) == SIM_RUNNING)
+	while (n-- > 0 && step(s) == SIM_RUNNING)
 		;
 	return s->status;
 }
+
+enum sim_status sim_run(struct sim *s) { return sim_steps(s, INT64_MAX); }
 
 void sim_summary(const struct sim *s, struct sim_summary *out)
 {

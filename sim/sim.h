@@ -250,7 +250,11 @@ struct sim_error {
 
 struct sim *sim_new(const struct sim_config *cfg, const struct program *prog,
 		    const struct sim_sink *sink, struct sim_error *err);
+/* One instant. */
 enum sim_status sim_step(struct sim *s);
+/* Up to n instants, as many sim_step calls (the caller's loop without a
+ * call per instant). */
+enum sim_status sim_steps(struct sim *s, int64_t n);
 enum sim_status sim_run(struct sim *s);
 void sim_summary(const struct sim *s, struct sim_summary *out);
 const char *sim_message(const struct sim *s);
