@@ -18,7 +18,7 @@
 static const struct op *cur_op(const struct sim *s, const struct g *gp)
 {
 	const struct func *fn = &s->prog->funcs[gp->fn];
-	return gp->pc < (uint32_t)fn->nops ? &fn->ops[gp->pc] : NULL;
+	return gp->pc < (uint32_t)fn->nops ? &fn->ops[gp->pc] : NULL; /* not the OP_EXIT */
 }
 
 /* Whether a preemption request stops G gi now (see exec.h). */
@@ -649,13 +649,11 @@ static inline int step_limit(struct sim *s, int32_t gi, struct p *pp, uint32_t p
 	return 1;
 }
 
-/* G gi's op at pc is done and the G still runs on P pp: the P's paid
- * mark goes (the next op is fresh) and the next pc is read back (the
- * handler moved it). A jump back (may_loop: END, RANGE_END, JUMP) counts
- * a loop round, for the progress poll. */
-static inline uint32_t op_finished(struct sim *s, int32_t gi, struct p *pp, uint32_t pc, int may_loop)
+/* G gi's op at pc is done and the G still runs on its P: the next pc is
+ * read back (the handler moved it). A jump back (may_loop: END,
+ * RANGE_END, JUMP) counts a loop round, for the progress poll. */
+static inline uint32_t op_finished(struct sim *s, int32_t gi, uint32_t pc, int may_loop)
 {
-	pp->cost_paid_g = -1; /* unused without costs */
 	uint32_t next = s->allg[gi].pc;
 	if (may_loop && next <= pc && ++s->ops % SIM_PROGRESS_EVENTS == 0)
 		sim_poll(s); /* a long loop of ops that emit nothing */
@@ -665,8 +663,10 @@ static inline uint32_t op_finished(struct sim *s, int32_t gi, struct p *pp, uint
 /* Run G gi, which is running on its P, until it leaves the CPU or starts
  * CPU work. The G's function never changes, so its ops are a cursor held
  * here; pc is re-read after each op (handlers move it, and op_go may move
- * allg). An op is fresh (its cost not yet charged: pay_cost) unless it is
- * the one this P last left unfinished; every op after a finished one is.
+ * allg); the OP_EXIT after the last op is its return (goexit). An op is
+ * fresh (its cost not yet charged: pay_cost) unless it is the one this P
+ * last left unfinished; every op after a finished one is. The P's mark is
+ * taken at the start (every way out but a finished run marks again).
  * Before an op its cost is charged and a whole microsecond of debt paid
  * (pay_cost; for the kinds that cost nothing only the payment, pay_due),
  * then --max-steps is checked (step_limit), then it runs.
@@ -680,19 +680,18 @@ __attribute__((flatten)) void exec_run(struct sim *s, int32_t gi)
 {
 	const struct func *fn = &s->prog->funcs[s->allg[gi].fn];
 	const struct op *ops = fn->ops;
-	const uint32_t nops = (uint32_t)fn->nops;
 	const int32_t pi = s->allg[gi].p;
 	struct p *pp = &s->allp[pi]; /* an op that returns 1 leaves the G running on it */
 	uint32_t pc = s->allg[gi].pc;
 	int fresh = pp->cost_paid_g != gi || pp->cost_paid_pc != pc;
+	pp->cost_paid_g = -1; /* unused without costs */
 	while (s->status == SIM_RUNNING) {
-		if (pc >= nops) {
-			goexit(s, gi, pp->m);
-			return;
-		}
 		const struct op *op = &ops[pc];
 		int more;
 		switch (op->kind) { /* the common ops inline, the others through the table */
+		case OP_EXIT:
+			goexit(s, gi, pp->m);
+			return;
 		case OP_RUN:
 			if ((s->costs && pay_due(s, gi, pp)) || step_limit(s, gi, pp, pc))
 				return;
@@ -722,7 +721,7 @@ __attribute__((flatten)) void exec_run(struct sim *s, int32_t gi)
 			if (s->costs && pay_due(s, gi, pp))
 				return;
 			end_in(s, gi, fn, op);
-			pc = op_finished(s, gi, pp, pc, 1);
+			pc = op_finished(s, gi, pc, 1);
 			fresh = 1;
 			continue;
 		default:
@@ -733,7 +732,7 @@ __attribute__((flatten)) void exec_run(struct sim *s, int32_t gi)
 			more = op_table[op->kind](s, gi, op);
 			if (more) {
 				assert(s->allg[gi].p == pi);
-				pc = op_finished(s, gi, pp, pc, 1);
+				pc = op_finished(s, gi, pc, 1);
 				fresh = 1;
 				continue;
 			}
@@ -744,7 +743,7 @@ __attribute__((flatten)) void exec_run(struct sim *s, int32_t gi)
 				op_left(s, gi, pp, pc);
 			return;
 		}
-		pc = op_finished(s, gi, pp, pc, 0); /* none of the inline ops but END jumps back */
+		pc = op_finished(s, gi, pc, 0); /* none of the inline ops but END jumps back */
 		fresh = 1;
 	}
 }

@@ -659,9 +659,12 @@ static int compile_func(struct wctx *c, int32_t fi, json_t *body)
 {
 	struct fbuf fb = { 0 };
 	int rc = compile_body(c, body, &fb, 0);
+	int32_t n = fb.n;
+	if (rc == 0)
+		rc = emit(c, &fb, (struct op){ .kind = OP_EXIT });
 	struct func *f = &c->prog->funcs[fi];
 	f->ops = fb.ops;
-	f->nops = fb.n;
+	f->nops = n;
 	f->max_depth = fb.max_depth;
 	f->side = side_words(f);
 	return rc;

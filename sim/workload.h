@@ -65,6 +65,10 @@ enum case_kind { CASE_RECV, CASE_SEND, CASE_AFTER, CASE_DEFAULT };
 
 #define WORKLOAD_OP_ENUM(K, h, name, opnd) OP_##K,
 enum op_kind { WORKLOAD_OPS(WORKLOAD_OP_ENUM) OP__N };
+/* Every function's ops are followed by one more, past nops, of this kind
+ * (no row of the table: no key, never a step): the function's return, so
+ * that the interpreter reads its next op without a bounds check. */
+#define OP_EXIT OP__N
 
 struct op {
 	uint8_t kind;
@@ -96,7 +100,7 @@ struct dist {
 
 struct func {
 	char *name;
-	struct op *ops;
+	struct op *ops; /* nops of them, then an OP_EXIT */
 	int32_t nops;
 	int32_t max_depth;
 	int32_t side;  /* words of a G's side block (state.h, g.iters): max_depth counters, then one
