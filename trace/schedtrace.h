@@ -13,10 +13,13 @@
  * spinningthreads is sched.nmspinning: 0 at every line in the seed model,
  * where spinning is instant (sched.h); real in --model=runtime, where a
  * spinning M takes time (--thread-wake, runqgrab's back-off).
- * Simplification: needspinning prints 0 (the race it settles, a wakep
- * with no idle P against an M dropping its P, is not modelled); gfreecnt and timerslen print 0 (no
- * free-G cache, no timers); lockedg/lockedm are none (no LockOSThread); the wait reason of
- * a G is its last channel wait ("chan receive"/"chan send") or empty. */
+ * needspinning is sched.needspinning (Go 1.20+: set by a wakep that found
+ * no idle P while an M dropped its P; sim/proc.c), 0 in the seed model;
+ * timerslen is the P's timer heap.
+ * Simplification: gfreecnt prints 0 (dead Gs go on one free list, not
+ * per-P gFree); lockedg/lockedm are none (no LockOSThread); the wait reason of
+ * a G is the last thing it blocked on (sim.h SIM_WAITREASONS: channel, select,
+ * sleep, IO wait, Mutex, WaitGroup) or empty. */
 #ifndef GOSIM_SCHEDTRACE_H
 #define GOSIM_SCHEDTRACE_H
 
