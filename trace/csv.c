@@ -3,6 +3,7 @@
  * (-1 where the kind has none), so a reader infers integer types; the text
  * columns are empty where the kind has none, and names are quoted as
  * RFC 4180 says when they hold a comma, quote or line break. */
+#include <stddef.h>
 #include <stdlib.h>
 
 #include "backend.h"
@@ -13,6 +14,22 @@ static const char csv_header[] =
  * where none) and rule_n (0 where none). */
 static const char csv_header_explain[] =
 	"t,seq,ev,g,p,m,from,to,from_p,reason,victim,n,runnext,from_m,ran_us,by_m,by_p,fn,wait,chan,rule,rule_n\n";
+
+/* A g record's columns p .. by_p (p, m, from, to, from_p, reason, the
+ * five empty integers, by_m, by_p), as formatted for one combination of
+ * their values. Nearly every g record repeats one of a few dozen (the
+ * same P, M and move), so the texts are kept in a small direct-mapped
+ * table looked up by the values themselves (a slot holds the last
+ * combination hashed to it; k0 0: empty): a hit is a compare and one
+ * block copy instead of six appenders. */
+#define CSV_GMID 256
+#define CSV_GMID_TEXT 64 /* a longer text is not kept; copied whole, it stays within the record's
+				  reserved TRACE_MAX_RECORD (it starts a few dozen bytes in) */
+struct csv_gmid {
+	uint64_t k0, k1, k2;
+	char s[CSV_GMID_TEXT];
+	uint8_t len;
+};
 
 struct csv_state {
 	struct trace_out *o;
@@ -27,6 +44,7 @@ struct csv_state {
 	/* a G record's: from and to as one (from << 4 | to); the reason with
 	 * the five empty integers after it (victim .. ran_us); the wait */
 	struct tr_frags g_from_to, g_reason, wait;
+	struct csv_gmid gmid[CSV_GMID];
 };
 
 static int csv_frags(struct csv_state *c)
@@ -156,16 +174,9 @@ static char *g_tail(char *p, const struct csv_state *c, const struct sim_event *
 	return cols_wait_end(p, c, e, e->wait != 0, ch);
 }
 
-/* A g record, nearly every one: its columns in order, the constant runs
- * and the pairs (p, m), (from, to), (by_m, by_p) as one block each. */
-static int csv_g(struct csv_state *c, const struct sim_event *e)
+/* The columns p .. by_p of a g record, formatted. */
+static char *g_mid_put(char *p, const struct csv_state *c, const struct sim_event *e)
 {
-	char *p = trace_record_begin(c->o, c->most);
-	if (!p)
-		return -1;
-	p = tr_put_tseq(p, &c->ts, e->t, e->seq);
-	p = TR_PUT_LIT(p, "g,");
-	p = tr_put_ic(p, c->ints, e->g);
 	p = tr_put_ic2(p, c->pairs, c->ints, e->p, e->m, "", 0);
 	if (tr_pair_fits(e->from, e->to)) {
 		p = tr_put_frag(p, tr_frag_of(&c->g_from_to, tr_pair(e->from, e->to)));
@@ -175,7 +186,50 @@ static int csv_g(struct csv_state *c, const struct sim_event *e)
 	}
 	p = tr_put_ic(p, c->ints, e->from_p);
 	p = tr_put_frag(p, tr_frag_of(&c->g_reason, e->reason));
-	p = tr_put_ic2(p, c->pairs, c->ints, e->by_m, e->by_p, "", 0);
+	return tr_put_ic2(p, c->pairs, c->ints, e->by_m, e->by_p, "", 0);
+}
+
+_Static_assert(offsetof(struct sim_event, to) == offsetof(struct sim_event, from) + 1 &&
+		       offsetof(struct sim_event, reason) == offsetof(struct sim_event, from) + 2 &&
+		       offsetof(struct sim_event, m) == offsetof(struct sim_event, p) + 4 &&
+		       offsetof(struct sim_event, by_p) == offsetof(struct sim_event, by_m) + 4,
+	       "the columns a g record's key reads as words are adjacent");
+
+/* The same through the table (struct csv_gmid): the key is from, to,
+ * reason and from_p; p and m; by_m and by_p (each pair read as a word). */
+static inline char *g_mid(char *p, struct csv_state *c, const struct sim_event *e)
+{
+	uint32_t ftr = 0;
+	uint64_t k1, k2;
+	memcpy(&ftr, &e->from, 3);
+	memcpy(&k1, &e->p, 8);
+	memcpy(&k2, &e->by_m, 8);
+	uint64_t k0 = (uint64_t)(uint32_t)e->from_p << 32 | ftr | 1u << 24; /* never 0 */
+	struct csv_gmid *g = &c->gmid[((k0 ^ k1 * 3 ^ k2 * 5) * 0x9e3779b97f4a7c15ULL) >> 56];
+	if (__builtin_expect(g->k0 == k0 && g->k1 == k1 && g->k2 == k2, 1)) {
+		memcpy(p, g->s, CSV_GMID_TEXT); /* see CSV_GMID_TEXT */
+		return p + g->len;
+	}
+	char *end = g_mid_put(p, c, e);
+	size_t n = (size_t)(end - p);
+	if (n <= CSV_GMID_TEXT) {
+		*g = (struct csv_gmid){ .k0 = k0, .k1 = k1, .k2 = k2, .len = (uint8_t)n };
+		memcpy(g->s, p, n);
+	}
+	return end;
+}
+
+/* A g record, nearly every one: its columns in order, the columns p ..
+ * by_p as one block (g_mid). */
+static int csv_g(struct csv_state *c, const struct sim_event *e)
+{
+	char *p = trace_record_begin(c->o, c->most);
+	if (!p)
+		return -1;
+	p = tr_put_tseq(p, &c->ts, e->t, e->seq);
+	p = TR_PUT_LIT(p, "g,");
+	p = tr_put_ic(p, c->ints, e->g);
+	p = g_mid(p, c, e);
 	if (__builtin_expect((e->from == PL_NEW) | e->wait | c->explain, 0))
 		p = g_tail(p, c, e);
 	else
