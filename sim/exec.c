@@ -670,13 +670,15 @@ static inline uint32_t op_finished(struct sim *s, int32_t gi, uint32_t pc, int m
  * Before an op its cost is charged and a whole microsecond of debt paid
  * (pay_cost; for the kinds that cost nothing only the payment, pay_due),
  * then --max-steps is checked (step_limit), then it runs.
+ * costs and limit are s->costs and whether --max-steps is set (constants
+ * in the instance exec_run picks, so that the common one tests neither).
  * The sink is polled for progress only on backward jumps (END, RANGE_END,
  * JUMP's loops): every long run of ops that emit nothing goes round one,
  * since ops are finite and nothing calls. The common ops' handlers are
  * dispatched here and, with everything they call, inlined (flatten: see
  * SIM_HOT, state.h), each with its own charge and checks; the others go
  * through op_table. */
-__attribute__((flatten)) void exec_run(struct sim *s, int32_t gi)
+static inline __attribute__((always_inline)) void run_ops(struct sim *s, int32_t gi, const int costs, const int limit)
 {
 	const struct func *fn = &s->prog->funcs[s->allg[gi].fn];
 	const struct op *ops = fn->ops;
@@ -693,32 +695,32 @@ __attribute__((flatten)) void exec_run(struct sim *s, int32_t gi)
 			goexit(s, gi, pp->m);
 			return;
 		case OP_RUN:
-			if ((s->costs && pay_due(s, gi, pp)) || step_limit(s, gi, pp, pc))
+			if ((costs && pay_due(s, gi, pp)) || (limit && step_limit(s, gi, pp, pc)))
 				return;
 			more = op_run(s, gi, op);
 			break;
 		case OP_GO:
-			if ((s->costs && pay_cost(s, gi, pp, op, fresh)) || step_limit(s, gi, pp, pc))
+			if ((costs && pay_cost(s, gi, pp, op, fresh)) || (limit && step_limit(s, gi, pp, pc)))
 				return;
 			more = op_go(s, gi, op);
 			break;
 		case OP_SEND:
-			if ((s->costs && pay_cost(s, gi, pp, op, fresh)) || step_limit(s, gi, pp, pc))
+			if ((costs && pay_cost(s, gi, pp, op, fresh)) || (limit && step_limit(s, gi, pp, pc)))
 				return;
 			more = op_send(s, gi, op);
 			break;
 		case OP_RECV:
-			if ((s->costs && pay_cost(s, gi, pp, op, fresh)) || step_limit(s, gi, pp, pc))
+			if ((costs && pay_cost(s, gi, pp, op, fresh)) || (limit && step_limit(s, gi, pp, pc)))
 				return;
 			more = op_recv(s, gi, op);
 			break;
 		case OP_REPEAT:
-			if ((s->costs && pay_due(s, gi, pp)) || step_limit(s, gi, pp, pc))
+			if ((costs && pay_due(s, gi, pp)) || (limit && step_limit(s, gi, pp, pc)))
 				return;
 			more = repeat_in(s, gi, fn, op);
 			break;
 		case OP_END: /* not a step; it never leaves the CPU */
-			if (s->costs && pay_due(s, gi, pp))
+			if (costs && pay_due(s, gi, pp))
 				return;
 			end_in(s, gi, fn, op);
 			pc = op_finished(s, gi, pc, 1);
@@ -726,8 +728,8 @@ __attribute__((flatten)) void exec_run(struct sim *s, int32_t gi)
 			continue;
 		default:
 			assert(op->kind < OP__N);
-			if ((s->costs && pay_cost(s, gi, pp, op, fresh)) || /* a handler may add to the debt (sema.c's spin) */
-			    (op->kind != OP_RANGE_END && step_limit(s, gi, pp, pc)))
+			if ((costs && pay_cost(s, gi, pp, op, fresh)) || /* a handler may add to the debt (sema.c's spin) */
+			    (limit && op->kind != OP_RANGE_END && step_limit(s, gi, pp, pc)))
 				return;
 			more = op_table[op->kind](s, gi, op);
 			if (more) {
@@ -739,13 +741,23 @@ __attribute__((flatten)) void exec_run(struct sim *s, int32_t gi)
 			break;
 		}
 		if (!more) {
-			if (s->costs)
+			if (costs)
 				op_left(s, gi, pp, pc);
 			return;
 		}
 		pc = op_finished(s, gi, pc, 0); /* none of the inline ops but END jumps back */
 		fresh = 1;
 	}
+}
+
+/* The loop's instance for the run's configuration: the runtime model
+ * without --max-steps tests neither per op; any other run tests both. */
+__attribute__((flatten)) void exec_run(struct sim *s, int32_t gi)
+{
+	if (s->costs && s->cfg.max_steps <= 0)
+		run_ops(s, gi, 1, 0);
+	else
+		run_ops(s, gi, s->costs, 1);
 }
 
 /* A system call returned (the event queue's EVQ_SYSCALL_DONE): the G
