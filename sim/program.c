@@ -221,6 +221,6 @@ int64_t workload_draw(const struct program *p, int64_t v, uint64_t seed, int32_t
 		unsigned __int128 x = ((unsigned __int128)(uint64_t)d->a * neg_ln(r | 1)) >> 32;
 		us = x > (unsigned __int128)WORKLOAD_MAX_US ? WORKLOAD_MAX_US : (int64_t)x;
 	}
-	us = (us + TICK_US - 1) / TICK_US * TICK_US; /* the model's tick */
+	us = (us + p->tick_us - 1) / p->tick_us * p->tick_us; /* the workload's tick */
 	return us > WORKLOAD_MAX_US ? WORKLOAD_MAX_US : us;
 }

@@ -159,6 +159,13 @@ int workload_parse_duration_ns(const char *s, int64_t *out)
 	return -1;
 }
 
+/* us rounded up to the program's tick ("tick": 10 us, or 1 us). */
+static int64_t to_tick(const struct wctx *c, int64_t us)
+{
+	int64_t t = c->prog->tick_us;
+	return (us + t - 1) / t * t;
+}
+
 static int get_duration(struct wctx *c, json_t *raw, int64_t *us)
 {
 	json_t *v;
@@ -166,12 +173,13 @@ static int get_duration(struct wctx *c, json_t *raw, int64_t *us)
 	if (resolve(c, raw, &v, via, sizeof via) != 0)
 		return -1;
 	if (json_is_integer(v) && json_integer_value(v) >= 0 && json_integer_value(v) <= WORKLOAD_MAX_US) {
-		int64_t u = json_integer_value(v);
-		*us = (u + TICK_US - 1) / TICK_US * TICK_US;
+		*us = to_tick(c, json_integer_value(v));
 		return 0;
 	}
-	if (json_is_string(v) && workload_parse_duration(json_string_value(v), us) == 0)
+	if (json_is_string(v) && workload_parse_duration_us(json_string_value(v), us) == 0) {
+		*us = to_tick(c, *us);
 		return 0;
+	}
 	return fail(c, 0, "expected a duration: whole microseconds or a string such as \"250us\", "
 			  "\"1.5ms\", \"2s\" (at most %lld s)%s",
 		    WORKLOAD_MAX_US / 1000000, via);
@@ -827,14 +835,32 @@ static int compile_all(struct wctx *c, json_t *root)
 	return 0;
 }
 
+/* "tick": the step durations are rounded up to, 10 us (the default, the
+ * seed's) or 1 us (imported workloads: a real program's stints of a few
+ * us). Durations only: the clock is whole us either way. */
+static int parse_tick(struct wctx *c, json_t *v)
+{
+	int64_t us = TICK_US;
+	if (json_is_integer(v))
+		us = json_integer_value(v);
+	else if (v && (!json_is_string(v) || workload_parse_duration_us(json_string_value(v), &us) != 0))
+		us = 0;
+	if (us != 1 && us != TICK_US) {
+		push_key(c, "tick");
+		return fail(c, 0, "\"tick\" is \"10us\" (the default) or \"1us\": the step durations are rounded up to");
+	}
+	c->prog->tick_us = us;
+	return 0;
+}
+
 static int parse_top(struct wctx *c, json_t *root)
 {
 	static const char *const keys[] = { "name", "description", "procs", "params", "chans", "main", "funcs",
-					    "mutexes", "waitgroups", "exit" };
+					    "mutexes", "waitgroups", "exit", "tick" };
 	if (!json_is_object(root))
 		return fail(c, 0, "a workload is a JSON object with \"main\" and optionally \"name\", "
 				  "\"description\", \"procs\", \"params\", \"chans\", \"funcs\", \"mutexes\", "
-				  "\"waitgroups\", \"exit\"");
+				  "\"waitgroups\", \"exit\", \"tick\"");
 	const char *key;
 	json_t *v;
 	json_object_foreach(root, key, v) {
@@ -844,7 +870,7 @@ static int parse_top(struct wctx *c, json_t *root)
 		if (i == sizeof keys / sizeof keys[0]) {
 			push_key(c, key);
 			return fail(c, 1, "unknown key \"%s\" (expected name, description, procs, params, chans, main, "
-					  "funcs, mutexes, waitgroups, exit)", key);
+					  "funcs, mutexes, waitgroups, exit, tick)", key);
 		}
 	}
 	struct program *p = c->prog;
@@ -856,6 +882,8 @@ static int parse_top(struct wctx *c, json_t *root)
 				  "\"main\" (when main returns, as in Go)");
 	}
 	c->prog->exit_main = ex && strcmp(json_string_value(ex), "main") == 0;
+	if (parse_tick(c, json_object_get(root, "tick")) != 0)
+		return -1;
 	for (int i = 0; i < 2; i++) {
 		json_t *s = json_object_get(root, keys[i]);
 		if (s && !json_is_string(s)) {

@@ -6,7 +6,7 @@
  * END when the count is 0 and an END op that jumps back while iterations
  * remain; each nesting depth has its own counter in the G, so a G costs no
  * more than its loop depth. Durations are whole microseconds, rounded up to
- * the model's 10 us tick; "$name" operands are resolved when the workload is
+ * the workload's tick ("tick": 10 us, the default, or 1 us); "$name" operands are resolved when the workload is
  * compiled (params, overridden by -D).
  *
  * workload_parse() reads text from memory (cmd/ reads files): no I/O here.
@@ -123,6 +123,7 @@ struct program {
 	char **wg_names;      /* "waitgroups": sync.WaitGroup values */
 	int32_t nwgs;
 	int exit_main;        /* "exit": "main": the program ends when main returns (Go's rule) */
+	int64_t tick_us;      /* "tick": every duration is a multiple of it, 10 (default) or 1 */
 	struct dist *dists;   /* random durations; an op's val -(i + 1) draws from dists[i] */
 	char **region_names;  /* "region" names, in the order they first appear */
 	int32_t nregions;

@@ -31,6 +31,68 @@ Test(workload, durations_take_units_and_round_up_to_the_tick)
 	cr_assert_eq(us, 67, "options that are not workload durations keep the microsecond");
 }
 
+/* What one goroutine's run of a random duration drew, summed over n passes. */
+static int64_t drawn(const struct program *p, int n)
+{
+	int64_t sum = 0;
+	for (int k = 0; k < n; k++)
+		sum += workload_draw(p, p->funcs[p->main_fn].ops[1].val, 1, 1, (uint32_t)k);
+	return sum;
+}
+
+Test(workload, a_3us_run_stays_3us_with_tick_1us_and_rounds_to_10_without)
+{
+	struct program *p = load_text("{\"tick\": \"1us\", \"main\": [{\"run\": 3}, {\"sleep\": \"2.5us\"}, "
+				      "{\"select\": [{\"after\": 7}]}, {\"tick\": 13}]}");
+	cr_assert_eq(p->tick_us, 1);
+	cr_assert_eq(program_total_work(p), 3);
+	const struct op *o = p->funcs[p->main_fn].ops;
+	cr_assert_eq(o[1].val, 3, "2.5us rounds up to the microsecond");
+	cr_assert_eq(o[3].kind, OP_CASE);
+	cr_assert_eq(o[3].val, 7, "a select's timeout keeps the microsecond");
+	int32_t t = 4;
+	while (t < p->funcs[p->main_fn].nops && o[t].kind != OP_TICK)
+		t++;
+	cr_assert_lt(t, p->funcs[p->main_fn].nops);
+	cr_assert_eq(o[t].val, 13, "a ticker's period keeps the microsecond");
+	program_free(p);
+	p = load_text("{\"main\": [{\"run\": 3}, {\"sleep\": \"2.5us\"}]}");
+	cr_assert_eq(p->tick_us, 10);
+	cr_assert_eq(program_total_work(p), 10);
+	cr_assert_eq(p->funcs[p->main_fn].ops[1].val, 10);
+	program_free(p);
+	p = load_text("{\"tick\": \"10us\", \"main\": [{\"run\": 3}]}");
+	cr_assert_eq(program_total_work(p), 10, "\"10us\" is the default said out loud");
+	program_free(p);
+}
+
+Test(workload, a_random_duration_is_drawn_to_the_workloads_tick)
+{
+	struct program *p = load_text("{\"tick\": 1, \"main\": [{\"run\": 1}, {\"run\": {\"uniform\": [1, 4]}}]}");
+	int odd = 0;
+	for (int k = 0; k < 64; k++)
+		odd |= workload_draw(p, p->funcs[p->main_fn].ops[1].val, 1, 1, (uint32_t)k) % 10 != 0;
+	cr_assert(odd, "draws are not multiples of 10 us at tick 1us");
+	cr_assert_lt(drawn(p, 1000), 4 * 1000);
+	program_free(p);
+	p = load_text("{\"main\": [{\"run\": 1}, {\"run\": {\"uniform\": [1, 4]}}]}");
+	cr_assert_eq(drawn(p, 1000), 10 * 1000, "every draw of 1..4 us rounds up to one 10 us tick");
+	program_free(p);
+}
+
+Test(workload, a_3us_run_takes_3us_of_simulated_time_with_tick_1us)
+{
+	struct sim_config cfg = test_config(1);
+	cfg.model = MODEL_SEED;
+	struct run_result r;
+	run_text("{\"tick\": \"1us\", \"main\": [{\"repeat\": 5, \"body\": [{\"run\": 3}]}]}", &cfg, &r);
+	cr_assert_eq(r.sum.makespan_us, 15);
+	run_result_free(&r);
+	run_text("{\"main\": [{\"repeat\": 5, \"body\": [{\"run\": 3}]}]}", &cfg, &r);
+	cr_assert_eq(r.sum.makespan_us, 50);
+	run_result_free(&r);
+}
+
 static const char *error_of(const char *json, const struct param_override *ov, int nov)
 {
 	static char err[512];
@@ -59,6 +121,9 @@ Test(workload, bad_values_are_named_where_they_stand)
 	cr_assert(strstr(error_of("{\"name\": \"x\"}", NULL, 0), "has no \"main\""));
 	cr_assert(strstr(error_of("{\"main\": [], \"extra\": 1}", NULL, 0), "w.json:1:14: unknown key \"extra\""));
 	cr_assert(strstr(error_of("{\"main\": [}", NULL, 0), "w.json:1:"));
+	cr_assert_str_eq(error_of("{\"tick\": \"5us\", \"main\": []}", NULL, 0),
+			 "w.json:1:10: \"tick\" is \"10us\" (the default) or \"1us\": the step durations are rounded up to");
+	cr_assert(strstr(error_of("{\"main\": [], \"tick\": true}", NULL, 0), "w.json:1:22: \"tick\" is"));
 }
 
 Test(workload, d_overrides_replace_params_and_bad_ones_name_the_flag)
