@@ -54,7 +54,16 @@ static const char usage_text[] =
 	"                            ns, e.g. 2.3us or 90ns (defaults measured, README)\n"
 	"      --cost-sysmon=DUR     runtime model: the CPU time of one of sysmon's\n"
 	"                            sleeps (usleep), counted in the summary's sysmon\n"
-	"                            line, not charged to a goroutine (default measured)\n"
+	"                            line; with --cpus, sysmon's thread takes it on\n"
+	"                            the shared CPUs (default measured)\n"
+	"      --cost-futex-wake=DUR, --cost-futex-sleep=DUR, --cost-usleep=DUR,\n"
+	"      --cost-syscall=DUR, --cost-netpoll=DUR\n"
+	"                            runtime model: the CPU time of a thread's wake-up\n"
+	"                            (the waker's futexwakeup, the woken thread's\n"
+	"                            futexsleep), runqgrab's usleep(3), a syscall's\n"
+	"                            entry and exit, netpoll's epoll_wait: with --cpus\n"
+	"                            the thread takes it on the shared CPUs, else it is\n"
+	"                            counted in the summary (defaults measured)\n"
 	"      --cpus=N              runtime model: the machine's CPUs, 1..1024, shared\n"
 	"                            by the threads running Go code (default: one per P);\n"
 	"                            without --procs GOMAXPROCS is --go's default for them\n"
@@ -158,7 +167,7 @@ enum { OPT_STEAL = 256, OPT_PREEMPT, OPT_SLICE, OPT_SYSMON_PERIOD, OPT_MAX_THREA
        OPT_SYSMON_SLACK, OPT_REPORT, OPT_REPORT_THRESHOLD, OPT_WHY, OPT_SEEDS, OPT_JOBS, OPT_SWEEP_JOBS, OPT_EXPLAIN,
        OPT_MODEL, OPT_THREAD_WAKE, OPT_CPUS, OPT_CPU_SLICE, OPT_CPU_QUOTA, OPT_CPU_PLACE, OPT_CPU_MIGRATION_COST,
        OPT_THREAD_START, OPT_INIT_THREADS, OPT_COST_GO, OPT_COST_CHAN, OPT_COST_SWITCH, OPT_COST_GOSCHED,
-       OPT_NETPOLL_WAIT, OPT_COST_SYSMON };
+       OPT_NETPOLL_WAIT, OPT_COST_SYSMON, OPT_COST_THREAD /* + enum sim_thread_op: --cost-futex-wake, ... */ };
 
 static const struct option long_opts[] = {
 	{ "workload", required_argument, NULL, 'w' },
@@ -200,6 +209,8 @@ static const struct option long_opts[] = {
 	{ "cost-switch", required_argument, NULL, OPT_COST_SWITCH },
 	{ "cost-gosched", required_argument, NULL, OPT_COST_GOSCHED },
 	{ "cost-sysmon", required_argument, NULL, OPT_COST_SYSMON },
+#define COST_THREAD_OPT(K, name) { "cost-" name, required_argument, NULL, OPT_COST_THREAD + TOP_##K },
+	SIM_THREAD_OPS(COST_THREAD_OPT)
 	{ "cpu-slice", required_argument, NULL, OPT_CPU_SLICE },
 	{ "cpu-place", required_argument, NULL, OPT_CPU_PLACE },
 	{ "netpoll-wait", required_argument, NULL, OPT_NETPOLL_WAIT },
@@ -328,6 +339,15 @@ static int parse_cpus_milli(const char *arg, int64_t *out)
 	return 0;
 }
 
+/* Whether any thread operation costs CPU (--cost-futex-wake, ...). */
+static int thread_costs(const struct sim_config *c)
+{
+	for (int op = 0; op < TOP__N; op++)
+		if (c->cost_thread_ns[op] > 0)
+			return 1;
+	return 0;
+}
+
 static int parse_long_only(struct opts *o, int c, const char *arg)
 {
 	static const char *const onoff[] = { "off", "on" };
@@ -371,6 +391,16 @@ static int parse_long_only(struct opts *o, int c, const char *arg)
 		return parse_cost("--cost-gosched", arg, &o->cfg.cost_gosched_ns);
 	case OPT_COST_SYSMON:
 		return parse_cost("--cost-sysmon", arg, &o->cfg.cost_sysmon_ns);
+	case OPT_COST_THREAD + TOP_FUTEX_WAKE:
+	case OPT_COST_THREAD + TOP_FUTEX_SLEEP:
+	case OPT_COST_THREAD + TOP_USLEEP:
+	case OPT_COST_THREAD + TOP_SYSCALL:
+	case OPT_COST_THREAD + TOP_NETPOLL: {
+		int op = c - OPT_COST_THREAD;
+		char name[32];
+		snprintf(name, sizeof name, "--cost-%s", sim_thread_op_name(op));
+		return parse_cost(name, arg, &o->cfg.cost_thread_ns[op]);
+	}
 	case OPT_CPUS:
 		if (parse_int(arg, 1, MAX_CPUS, &v))
 			return bad("--cpus", arg, "expected an integer in 1..1024");
@@ -579,7 +609,7 @@ static int check_combination(struct opts *o)
 	}
 	if (o->cfg.model != MODEL_RUNTIME && (o->cfg.thread_start_us > 0 || o->cfg.cost_go_ns > 0 || o->cfg.cost_chan_ns > 0 ||
 					      o->cfg.cost_switch_ns > 0 || o->cfg.cost_gosched_ns > 0 ||
-					      o->cfg.cost_sysmon_ns > 0)) {
+					      o->cfg.cost_sysmon_ns > 0 || thread_costs(&o->cfg))) {
 		msg_usage("--thread-start and --cost-* need the runtime model (drop --model=seed)");
 		return EXIT_USAGE;
 	}
@@ -636,6 +666,8 @@ int cli_parse_args(struct opts *o, int argc, char **argv)
 	o->cfg.init_threads = SIM_MODEL_DEFAULT;
 	o->cfg.cost_go_ns = o->cfg.cost_chan_ns = o->cfg.cost_switch_ns = o->cfg.cost_gosched_ns = SIM_MODEL_DEFAULT;
 	o->cfg.cost_sysmon_ns = SIM_MODEL_DEFAULT;
+	for (int op = 0; op < TOP__N; op++)
+		o->cfg.cost_thread_ns[op] = SIM_MODEL_DEFAULT;
 	o->workload = "fanout";
 	o->max_goroutines = MAX_GOROUTINES_DEFAULT;
 	o->report_threshold_us = REPORT_THRESHOLD_DEFAULT_US;

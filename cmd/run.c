@@ -546,8 +546,29 @@ static void print_summary(FILE *out, const struct run *r, const struct sim_summa
 		int64_t us = sum->sysmon_sleeps > INT64_MAX / c->cost_sysmon_ns
 				     ? INT64_MAX
 				     : sum->sysmon_sleeps * c->cost_sysmon_ns / 1000;
-		fprintf(out, "  sysmon       %lld sleeps, %lld.%03lld ms CPU\n", (long long)sum->sysmon_sleeps,
-			(long long)(us / 1000), (long long)(us % 1000));
+		/* placed on the shared CPUs (cpu.h) with --cpus below the Ps: what its
+		 * thread was given; else counted */
+		int placed = sim_cpus_on(c, sum->procs);
+		if (placed)
+			us = sum->sysmon_cpu_ns / 1000;
+		fprintf(out, "  sysmon       %lld sleeps, %lld.%03lld ms CPU%s\n", (long long)sum->sysmon_sleeps,
+			(long long)(us / 1000), (long long)(us % 1000), placed ? " (on the shared CPUs)" : "");
+	}
+	int64_t tns = 0;
+	for (int op = 0; op < TOP__N; op++)
+		tns += sum->thread_cpu_ns[op];
+	if (tns > 0) { /* the runtime model: the thread operations' CPU (--cost-futex-wake, ...) */
+		int placed = sim_cpus_on(c, sum->procs);
+		fprintf(out, "  thread ops   %lld.%03lld ms CPU (", (long long)(tns / 1000000), (long long)(tns / 1000 % 1000));
+		for (int op = 0, first = 1; op < TOP__N; op++)
+			if (sum->thread_cpu_ns[op] > 0) {
+				int64_t us = sum->thread_cpu_ns[op] / 1000;
+				fprintf(out, "%s%s %lld.%03lld", first ? "" : ", ", sim_thread_op_name(op), (long long)(us / 1000),
+					(long long)(us % 1000));
+				first = 0;
+			}
+		fprintf(out, "; %s%lld.%03lld ms of it off running Ms)\n", placed ? "on the shared CPUs, " : "",
+			(long long)(sum->thread_cpu_off_ns / 1000000), (long long)(sum->thread_cpu_off_ns / 1000 % 1000));
 	}
 	fprintf(out, "  busy         ");
 	for (int i = 0; i < sum->procs; i++) {

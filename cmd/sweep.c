@@ -520,6 +520,8 @@ static void write_jobs(const struct sweep *w)
 			       c->thread_wake_us, c->thread_start_us, c->init_threads, c->cost_go_ns, c->cost_chan_ns,
 			       c->cost_switch_ns, c->cost_gosched_ns, c->cost_sysmon_ns,
 			       c->netpoll_wait == NETPOLL_WAIT_EXACT ? "exact" : "ms");
+		for (int op = 0; c->model == MODEL_RUNTIME && op < TOP__N; op++)
+			printf(" --cost-%s=%" PRId64 "ns", sim_thread_op_name(op), c->cost_thread_ns[op]);
 		if (c->go_release > 0) /* --go: its rules and its schedtrace format */
 			printf(" --go=%s", o->go_version);
 		for (int i = 0; i < o->ndefines; i++) {

@@ -15,14 +15,26 @@ int64_t cpu_default_slice_us(int n)
 	return CPU_BASE_SLICE_US * factor;
 }
 
+/* Whether the threads have CPU work of their own to place (bursts). */
+static int bursts(const struct sim_config *cfg)
+{
+	int64_t ns = cfg->cost_sysmon_ns;
+	for (int op = 0; op < TOP__N; op++)
+		ns |= cfg->cost_thread_ns[op];
+	return ns > 0;
+}
+
 int cpu_on(const struct sim_config *cfg, int32_t nprocs)
 {
-	return cfg->cpus > 0 && cfg->cpus < nprocs;
+	return cfg->cpus > 0 && (cfg->cpus < nprocs || (cfg->cpu_place == CPU_PLACE_SHARED && bursts(cfg)));
 }
+
+int sim_cpus_on(const struct sim_config *cfg, int nprocs) { return cpu_on(cfg, nprocs); }
 
 int cpu_init(struct sim *s)
 {
 	s->cpuq = (struct cpuq){ -1, -1, 0, 0 };
+	s->burst_head = s->burst_tail = -1;
 	if (!cpu_on(&s->cfg, s->nprocs))
 		return 0; /* a CPU per P: no M ever waits */
 	s->cpus = calloc((size_t)s->cfg.cpus, sizeof *s->cpus);
@@ -39,12 +51,36 @@ int cpu_init(struct sim *s)
 
 void cpu_free(struct sim *s) { free(s->cpus); }
 
-/* The M holds a P it runs (or spins) on, and is not asleep. */
+/* M mi holds a P it runs (or spins) on. */
+static int holds_p(const struct sim *s, int32_t mi)
+{
+	const struct m *mp = &s->allm[mi];
+	return mp->state != MS_SYSMON && mp->p >= 0 && s->allp[mp->p].status == P_RUNNING && s->allp[mp->p].m == mi;
+}
+
+/* The whole microseconds of its own CPU work M mi owes (a burst). */
+static int64_t owed_us(const struct m *mp) { return mp->burst_ns / 1000; }
+
+/* The M owes CPU work of its own, or holds a P and is not asleep. */
 static int wants(const struct sim *s, int32_t mi)
 {
 	const struct m *mp = &s->allm[mi];
-	return mp->state != MS_SYSMON && mp->p >= 0 && s->allp[mp->p].status == P_RUNNING &&
-	       s->allp[mp->p].m == mi && mp->wake_at <= s->now;
+	return owed_us(mp) > 0 || (holds_p(s, mi) && mp->wake_at <= s->now);
+}
+
+/* The M just given a CPU must run schedule(): it holds a P, has no G, is
+ * awake and not in a burst. */
+static int must_schedule(const struct sim *s, int32_t mi)
+{
+	const struct m *mp = &s->allm[mi];
+	return holds_p(s, mi) && mp->curg < 0 && !mp->bursting && mp->wake_at <= s->now;
+}
+
+/* Its P's G (if it has one) stops, or goes on, with the M's CPU. */
+static void pause_g(struct sim *s, int32_t mi)
+{
+	if (holds_p(s, mi))
+		exec_cpu_pause(s, s->allm[mi].p);
 }
 
 /* M mi's CPU state becomes to; a wait's start or end is recorded. */
@@ -57,6 +93,8 @@ static void set_cpu(struct sim *s, int32_t mi, int to)
 }
 
 static int slot(const struct sim *s, int32_t c) { return 3 * s->nprocs + c; }
+/* CPU c's burst end (EVQ_CPU_BURST): after the slices' and the balance's */
+static int burst_slot(const struct sim *s, int32_t c) { return 3 * s->nprocs + s->ncpus + 1 + c; }
 
 /* A run queue's home: -1 for the one queue (shared), else the CPU whose
  * queue it is (last). */
@@ -199,14 +237,41 @@ static int32_t free_cpu(const struct sim *s)
 	return -1;
 }
 
-/* M mi takes CPU c for a slice; its G's CPU work goes on. */
+/* M mi, on CPU c, does the CPU work it owes: its G (if any) waits. */
+static void start_burst(struct sim *s, int32_t mi, int32_t c)
+{
+	struct m *mp = &s->allm[mi];
+	mp->bursting = 1;
+	mp->burst_start = s->now;
+	pause_g(s, mi);
+	if (evq_schedule(&s->evq, burst_slot(s, c), s->now + owed_us(mp), EVQ_CPU_BURST, c, 0) != 0)
+		sim_oom(s, "events");
+}
+
+/* M mi's burst on CPU c stops short (it loses the CPU): what it did is
+ * paid, the rest it owes. */
+static void stop_burst(struct sim *s, int32_t mi, int32_t c)
+{
+	struct m *mp = &s->allm[mi];
+	if (!mp->bursting)
+		return;
+	mp->burst_ns -= (s->now - mp->burst_start) * 1000;
+	mp->bursting = 0;
+	evq_cancel(&s->evq, burst_slot(s, c));
+}
+
+/* M mi takes CPU c for a slice: it does the CPU work it owes first, then
+ * its G's CPU work goes on. */
 static void run_on(struct sim *s, int32_t mi, int32_t c)
 {
 	set_cpu(s, mi, CPU_RUN);
 	s->cpus[c].m = mi;
 	s->cpus[c].since = s->now;
 	s->allm[mi].cpuhome = c;
-	exec_cpu_resume(s, s->allm[mi].p);
+	if (owed_us(&s->allm[mi]) > 0)
+		start_burst(s, mi, c);
+	else if (holds_p(s, mi))
+		exec_cpu_resume(s, s->allm[mi].p);
 }
 
 /* Ms that no longer want a CPU leave it, or leave their queue, keeping
@@ -318,7 +383,8 @@ static void preempt(struct sim *s, int32_t c)
 	int32_t o = s->cpus[c].m;
 	update_curr(s, c);
 	s->cpus[c].m = -1;
-	exec_cpu_pause(s, s->allm[o].p);
+	stop_burst(s, o, c);
+	pause_g(s, o);
 	s->allm[o].cpuleft = s->now;
 	enqueue(s, o, 0);
 }
@@ -338,7 +404,8 @@ static int take_last(struct sim *s, int32_t mi)
 	if (o >= 0) {
 		update_curr(s, c);
 		s->cpus[c].m = -1;
-		exec_cpu_pause(s, s->allm[o].p);
+		stop_burst(s, o, c);
+		pause_g(s, o);
 		s->allm[o].cpuleft = s->now;
 		enqueue(s, o, 1);
 	}
@@ -364,15 +431,101 @@ static int take(struct sim *s, int32_t mi)
 		return 1;
 	}
 	enqueue(s, mi, 0);
-	exec_cpu_pause(s, s->allm[mi].p);
+	pause_g(s, mi);
 	return 0;
 }
 
 int cpu_get(struct sim *s, int32_t mi)
 {
-	if (s->ncpus == 0 || s->allm[mi].cpu == CPU_RUN)
+	if (s->ncpus == 0)
 		return 1;
-	return s->allm[mi].cpu == CPU_NONE && take(s, mi);
+	const struct m *mp = &s->allm[mi];
+	if (mp->cpu == CPU_RUN)
+		return !mp->bursting;
+	return mp->cpu == CPU_NONE && take(s, mi) && !mp->bursting;
+}
+
+void cpu_thread_work(struct sim *s, int32_t mi, int64_t ns)
+{
+	if (s->ncpus == 0 || ns <= 0 || mi < 0)
+		return;
+	struct m *mp = &s->allm[mi];
+	mp->burst_ns += ns;
+	if (mp->burst_listed)
+		return;
+	mp->burst_listed = 1;
+	mp->burstlink = -1;
+	if (s->burst_tail >= 0)
+		s->allm[s->burst_tail].burstlink = mi;
+	else
+		s->burst_head = mi;
+	s->burst_tail = mi;
+}
+
+const char *sim_thread_op_name(int op)
+{
+#define THREAD_OP_NAME(K, name) name,
+	static const char *const names[] = { SIM_THREAD_OPS(THREAD_OP_NAME) };
+	return op >= 0 && op < TOP__N ? names[op] : "?";
+}
+
+void cpu_thread_op(struct sim *s, int32_t mi, enum sim_thread_op op) { cpu_thread_cost(s, mi, op, s->cfg.cost_thread_ns[op]); }
+
+void cpu_thread_cost(struct sim *s, int32_t mi, enum sim_thread_op op, int64_t ns)
+{
+	if (ns <= 0 || mi < 0)
+		return;
+	s->sum.thread_cpu_ns[op] += ns;
+	if (s->ncpus == 0 || s->allm[mi].state != MS_RUNNING)
+		s->sum.thread_cpu_off_ns += ns; /* a trace's running Ms do not hold it */
+	cpu_thread_work(s, mi, ns);
+}
+
+/* notewakeup -> futexwakeup runs on the waker's thread, the futexsleep's
+ * return on the woken one's (futex_wait's wake-up path and the switch in).
+ * Simplification: a waker not known (wakep's caller, whose startm runs in
+ * sched_all: sched.c wake_idle_p) leaves its wake to the woken thread;
+ * the woken thread pays at once, during its --thread-wake, not at its end;
+ * a new thread (newm -> clone) pays nothing. */
+void cpu_notewakeup(struct sim *s, int32_t waker, int32_t mi)
+{
+	cpu_thread_op(s, waker >= 0 && waker != mi ? waker : mi, TOP_FUTEX_WAKE);
+	cpu_thread_op(s, mi, TOP_FUTEX_SLEEP);
+}
+
+/* The Ms given CPU work since the last balance, in that order: one with
+ * no CPU wants one (take), one on a CPU starts its burst there (its G
+ * waits), one waiting does it when it gets the CPU. */
+static void queue_bursts(struct sim *s)
+{
+	for (int32_t mi = s->burst_head; mi >= 0;) {
+		struct m *mp = &s->allm[mi];
+		int32_t next = mp->burstlink;
+		mp->burst_listed = 0;
+		if (owed_us(mp) > 0 && mp->cpu == CPU_NONE)
+			take(s, mi);
+		else if (owed_us(mp) > 0 && mp->cpu == CPU_RUN && !mp->bursting)
+			start_burst(s, mi, mp->cpuhome);
+		mi = next;
+	}
+	s->burst_head = s->burst_tail = -1;
+}
+
+void cpu_burst_end(struct sim *s, int32_t c)
+{
+	int32_t mi = s->cpus[c].m;
+	if (mi < 0 || !s->allm[mi].bursting)
+		return;
+	struct m *mp = &s->allm[mi];
+	mp->burst_ns -= (s->now - mp->burst_start) * 1000;
+	mp->bursting = 0;
+	if (owed_us(mp) > 0) /* work given meanwhile */
+		start_burst(s, mi, c);
+	else if (holds_p(s, mi) && mp->wake_at <= s->now && mp->curg >= 0)
+		exec_cpu_resume(s, mp->p);
+	else if (must_schedule(s, mi))
+		sim_need_schedule(s, mp->p);
+	/* else it wants the CPU no more: cpu_balance takes it back */
 }
 
 /* Ms that newly want a CPU and did not ask (this instant's zero-time work
@@ -385,7 +538,7 @@ static int queue_new(struct sim *s)
 		int32_t mi = s->allp[pi].m;
 		if (s->allp[pi].status != P_RUNNING || mi < 0 || s->allm[mi].cpu != CPU_NONE || !wants(s, mi))
 			continue;
-		need_schedule |= take(s, mi) && s->allm[mi].curg < 0;
+		need_schedule |= take(s, mi) && must_schedule(s, mi);
 	}
 	return need_schedule;
 }
@@ -420,7 +573,7 @@ static int fill_free(struct sim *s)
 		int32_t mi = pick(s, home, -1);
 		unlink_waiter(s, q, mi);
 		run_on(s, mi, c);
-		need_schedule |= s->allm[mi].curg < 0;
+		need_schedule |= must_schedule(s, mi);
 	}
 	return need_schedule;
 }
@@ -499,7 +652,7 @@ static int pull_cold(struct sim *s)
 		s->allm[mi].cpuhome = c;
 		place(s, mi);
 		run_on(s, mi, c);
-		need_schedule |= s->allm[mi].curg < 0;
+		need_schedule |= must_schedule(s, mi);
 	}
 	return need_schedule;
 }
@@ -521,7 +674,7 @@ static int arm_balance(struct sim *s)
 static void pause_waiters(struct sim *s, const struct cpuq *q)
 {
 	for (int32_t mi = q->head; mi >= 0; mi = s->allm[mi].cpulink)
-		exec_cpu_pause(s, s->allm[mi].p);
+		pause_g(s, mi);
 }
 
 int cpu_balance(struct sim *s)
@@ -530,12 +683,16 @@ int cpu_balance(struct sim *s)
 		return 0;
 	release_unwanted(s);
 	int need_schedule = queue_new(s);
+	queue_bursts(s);
 	need_schedule |= fill_free(s);
 	if (s->cpu_last)
 		need_schedule |= pull_cold(s);
 	pause_waiters(s, &s->cpuq); /* a waiter's G that moved on at a slice's last instant */
-	for (int32_t c = 0; c < s->ncpus; c++)
+	for (int32_t c = 0; c < s->ncpus; c++) {
 		pause_waiters(s, &s->cpus[c].q);
+		if (s->cpus[c].m >= 0 && s->allm[s->cpus[c].m].bursting)
+			pause_g(s, s->cpus[c].m); /* and a bursting M's */
+	}
 	if (arm_slices(s) != 0 || arm_balance(s) != 0)
 		sim_oom(s, "events");
 	return need_schedule;
@@ -602,8 +759,13 @@ int cpu_check(struct sim *s)
 	if (n < 0)
 		return -1;
 	nwait += n;
-	for (int32_t mi = 0; mi < s->nm; mi++)
+	for (int32_t mi = 0; mi < s->nm; mi++) {
 		nrun += s->allm[mi].cpu == CPU_RUN;
+		if (s->allm[mi].bursting && s->allm[mi].cpu != CPU_RUN) {
+			sim_broken(s, "M%d does CPU work of its own off a CPU", mi);
+			return -1;
+		}
+	}
 	if (nrun != occupied || nwait != s->nwaiting) {
 		sim_broken(s, "CPUs: %d Ms running on %d occupied CPUs; %d queued, %d recorded", nrun, occupied, nwait,
 			   s->nwaiting);

@@ -4,7 +4,14 @@
  * Which threads want a CPU: the Ms that hold a P (running Go code, or
  * spinning in findRunnable) and are not asleep (m.wake_at: a thread still
  * waking up, or in runqgrab's usleep). Ms in a system call, parked (stopm,
- * netpoll) and sysmon use none. Each M is in one CPU state (m.cpu): NONE
+ * netpoll) and sysmon use none, except for their bursts: CPU work of the
+ * thread's own (cpu_thread_work: sysmon's usleep, each pass of sysmon()
+ * in proc.go, --cost-sysmon), which any M owes and does on a CPU before
+ * its code goes on. An M that owes a whole microsecond wants a CPU like
+ * any other (EEVDF below); on one, it pays (m.bursting, an EVQ_CPU_BURST
+ * event at the end) while its G, if it has one, waits (exec_cpu_pause),
+ * and a burst cut short by a preemption is resumed when it gets a CPU
+ * again. Without the mechanism (a CPU per P) the work is not placed. Each M is in one CPU state (m.cpu): NONE
  * (wants none), WAIT (in a CPU run queue) or RUN (on CPU c,
  * s->cpus[c].m). A waiting M stalls: the CPU segment of its G is cut
  * (exec_cpu_pause) and its remaining run time does not progress until it
@@ -100,8 +107,10 @@
  * request being honoured, a woken spinner's fruitless findRunnable) is
  * done before the M queues for a CPU or after it preempted one, so a
  * spinner that finds nothing gives its CPU back in the instant it took it
- * (a zero-length wait of the occupant's); sysmon needs no CPU; no CPU
- * migration cost. */
+ * (a zero-length wait of the occupant's); a pass of sysmon runs at its
+ * sleep's end whether or not its thread has a CPU, and its sleeps are not
+ * lengthened by the bursts (the measured overshoot has the usleep's own
+ * CPU in it); no CPU migration cost. */
 #ifndef GOSIM_CPU_H
 #define GOSIM_CPU_H
 
@@ -112,10 +121,14 @@ int64_t cpu_default_slice_us(int n);
 /* Sets up s->cpus for cfg.cpus below cfg.procs (else leaves the mechanism
  * off). Returns 0, or -1 when out of memory. */
 int cpu_init(struct sim *s);
-/* Whether the mechanism runs: fewer CPUs than Ps. (With last placement
- * and as many CPUs as Ps, two Ms could share a CPU while another idles;
- * tried on the 2-P pipelines, it made the hand-written one 18% slow, so
- * the mechanism stays off there.) */
+/* Whether the mechanism runs: fewer CPUs than Ps, or (shared placement)
+ * any --cpus when the threads have CPU work of their own (--cost-sysmon,
+ * --cost-futex-wake, ...): with as many CPUs as Ps or more no M running Go
+ * code waits, but sysmon's and the thread operations' bursts take CPU from
+ * them, as on the real machine. (With last placement and as many CPUs as
+ * Ps, two Ms could share a CPU while another idles; tried on the 2-P
+ * pipelines, it made the hand-written one 18% slow, so the mechanism stays
+ * off there.) */
 int cpu_on(const struct sim_config *cfg, int32_t nprocs);
 void cpu_free(struct sim *s);
 /* End of an instant: CPUs follow the Ms that want them. Returns 1 if it
@@ -132,6 +145,19 @@ void cpu_load_balance(struct sim *s);
  * else 0, and it waits in the queue. */
 int cpu_get(struct sim *s, int32_t mi);
 int cpu_check(struct sim *s);
+/* M mi (any M: sysmon, one parked or in a syscall too) has ns of CPU work
+ * of its own to do (a burst: see above); a no-op without the mechanism. */
+void cpu_thread_work(struct sim *s, int32_t mi, int64_t ns);
+/* Thread operation op's CPU (cfg.cost_thread_ns[op]) is M mi's to pay:
+ * counted in the summary, and placed as a burst with the mechanism on. */
+void cpu_thread_op(struct sim *s, int32_t mi, enum sim_thread_op op);
+/* The same for ns of it (a part of op's cost). */
+void cpu_thread_cost(struct sim *s, int32_t mi, enum sim_thread_op op, int64_t ns);
+/* startm woke the parked M mi (notewakeup): the waker (-1: not known)
+ * pays the futexwakeup, mi the futexsleep it ends. */
+void cpu_notewakeup(struct sim *s, int32_t waker, int32_t mi);
+/* EVQ_CPU_BURST: the M on CPU c ends its burst; its code goes on. */
+void cpu_burst_end(struct sim *s, int32_t c);
 /* The CPU a new thread (M) starts on: --cpu-place=last, the one with the
  * fewest threads; else -1 (any). */
 int32_t cpu_new_thread(const struct sim *s);

@@ -56,11 +56,15 @@ static const struct model_defaults {
 	int64_t sysmon_slack_us, thread_wake_us, thread_start_us;
 	int init_threads;
 	int64_t cost_go_ns, cost_chan_ns, cost_switch_ns, cost_gosched_ns, cost_sysmon_ns;
+	int64_t cost_thread_ns[TOP__N];
 } model_defaults[] = {
-	[MODEL_SEED] = { SYSMON_FIXED, SLACK_FIXED, 0, 0, 0, 0, 0, 0, 0, 0, 0 },
+	[MODEL_SEED] = { SYSMON_FIXED, SLACK_FIXED, 0, 0, 0, 0, 0, 0, 0, 0, 0, { 0 } },
 	[MODEL_RUNTIME] = { SYSMON_ADAPTIVE, SLACK_MEASURED, RUNTIME_TIMER_SLACK_US, RUNTIME_THREAD_WAKE_US, RUNTIME_THREAD_START_US,
 			    RUNTIME_INIT_THREADS, RUNTIME_COST_GO_NS, RUNTIME_COST_CHAN_NS, RUNTIME_COST_SWITCH_NS, RUNTIME_COST_GOSCHED_NS,
-			    RUNTIME_COST_SYSMON_NS },
+			    RUNTIME_COST_SYSMON_NS,
+			    { [TOP_FUTEX_WAKE] = RUNTIME_COST_FUTEX_WAKE_NS, [TOP_FUTEX_SLEEP] = RUNTIME_COST_FUTEX_SLEEP_NS,
+			      [TOP_USLEEP] = RUNTIME_COST_USLEEP_NS, [TOP_SYSCALL] = RUNTIME_COST_SYSCALL_NS,
+			      [TOP_NETPOLL] = RUNTIME_COST_NETPOLL_NS } },
 };
 
 void sim_config_fill_model(struct sim_config *cfg)
@@ -87,6 +91,9 @@ void sim_config_fill_model(struct sim_config *cfg)
 			*cost[i] = dcost[i];
 	if (cfg->cost_sysmon_ns == SIM_MODEL_DEFAULT)
 		cfg->cost_sysmon_ns = d->cost_sysmon_ns;
+	for (int op = 0; op < TOP__N; op++)
+		if (cfg->cost_thread_ns[op] == SIM_MODEL_DEFAULT)
+			cfg->cost_thread_ns[op] = d->cost_thread_ns[op];
 }
 
 static int gcd(int a, int b)
@@ -120,6 +127,10 @@ static int costs_ok(const struct sim_config *c)
 	const int64_t v[] = { c->cost_go_ns, c->cost_chan_ns, c->cost_switch_ns, c->cost_gosched_ns, c->cost_sysmon_ns };
 	for (int i = 0; i < 5; i++)
 		if (v[i] < 0 || v[i] > 1000000000 || (v[i] > 0 && c->model != MODEL_RUNTIME))
+			return 0;
+	for (int op = 0; op < TOP__N; op++)
+		if (c->cost_thread_ns[op] < 0 || c->cost_thread_ns[op] > 1000000000 ||
+		    (c->cost_thread_ns[op] > 0 && c->model != MODEL_RUNTIME))
 			return 0;
 	return 1;
 }
@@ -255,7 +266,7 @@ struct sim *sim_new(const struct sim_config *cfg, const struct program *prog,
 	sysmon_init_clock(s);
 	/* per P: CPU-done, timer and its M's wake-up slots; per CPU (--cpus): its slice end; the load balance;
 	 * last, the epoll_wait of the M blocked in netpoll */
-	if (evq_init(&s->evq, 3 * s->nprocs + (cpu_on(cfg, s->nprocs) ? cfg->cpus + 1 : 0) + 1) != 0 || cpu_init(s) != 0)
+	if (evq_init(&s->evq, 3 * s->nprocs + (cpu_on(cfg, s->nprocs) ? 2 * cfg->cpus + 1 : 0) + 1) != 0 || cpu_init(s) != 0)
 		goto fail;
 	s->allp = calloc((size_t)s->nprocs, sizeof *s->allp);
 	s->chans = calloc((size_t)prog->nchans + 1, sizeof *s->chans);
@@ -297,6 +308,8 @@ __attribute__((noinline)) static void handle_other(struct sim *s, const struct e
 		cpu_slice_end(s, it->id);
 	else if (it->kind == EVQ_CPU_BALANCE)
 		cpu_load_balance(s);
+	else if (it->kind == EVQ_CPU_BURST)
+		cpu_burst_end(s, it->id);
 	else if (it->kind == EVQ_NETPOLL_WAKE)
 		netpoll_wake(s); /* the runtime model: the blocked M's epoll_wait returns */
 	else { /* EVQ_TIMER (--netpoll-wait=exact): an instant at a P's earliest timer; the scheduler runs it */

@@ -27,15 +27,17 @@
  * usleep(3) is over (sched.h). */
 /* EVQ_CPU_SLICE (--cpus): CPU id's time slice ends (cpu.h).
  * EVQ_CPU_BALANCE (--cpus, --cpu-place=last): the load balancer runs (cpu.h). */
+/* EVQ_CPU_BURST (--cpus): the thread on CPU id ends a burst of its own
+ * CPU work (cpu.h). */
 /* EVQ_NETPOLL_WAKE (the runtime model): the epoll_wait of the M blocked in
  * netpoll returns: it timed out, or netpollBreak woke it (netpoll.h). */
-enum evq_kind { EVQ_CPU_DONE, EVQ_SYSCALL_DONE, EVQ_TIMER, EVQ_NET_READY, EVQ_MWAKE, EVQ_CPU_SLICE, EVQ_CPU_BALANCE, EVQ_NETPOLL_WAKE };
+enum evq_kind { EVQ_CPU_DONE, EVQ_SYSCALL_DONE, EVQ_TIMER, EVQ_NET_READY, EVQ_MWAKE, EVQ_CPU_SLICE, EVQ_CPU_BALANCE, EVQ_NETPOLL_WAKE, EVQ_CPU_BURST };
 
 struct evq_item {
 	int64_t t;
 	uint64_t seq;
 	uint64_t gen;
-	int32_t id;   /* P for EVQ_CPU_DONE, EVQ_TIMER and EVQ_MWAKE, CPU for EVQ_CPU_SLICE, G for EVQ_SYSCALL_DONE and EVQ_NET_READY */
+	int32_t id;   /* P for EVQ_CPU_DONE, EVQ_TIMER and EVQ_MWAKE, CPU for EVQ_CPU_SLICE and EVQ_CPU_BURST, G for EVQ_SYSCALL_DONE and EVQ_NET_READY */
 	int32_t slot; /* the keyed slot, or -1 */
 	uint8_t kind;
 };

@@ -1,6 +1,7 @@
 /* netpoll.c: the network poller (see netpoll.h). */
 #include "netpoll.h"
 
+#include "cpu.h"
 #include "park.h"
 #include "proc.h"
 #include "runq.h"
@@ -92,8 +93,10 @@ int netpoll_block_return(struct sim *s, int32_t *pi, int32_t *gi)
 		inject(s, -1);
 		return 0;
 	}
-	if (proc_startm_awake(s, *pi) < 0)
+	int32_t mi = proc_startm_awake(s, *pi);
+	if (mi < 0)
 		return 0; /* the thread limit killed the program */
+	cpu_thread_op(s, mi, TOP_NETPOLL); /* its epoll_wait's sleep and return (cpu.h) */
 	*gi = gqueue_pop(s, &s->netready);
 	unpark(s, *gi);
 	inject(s, *pi);

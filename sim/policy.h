@@ -21,7 +21,13 @@
 #define RUNTIME_COST_CHAN_NS 42       /* a channel op of an unbuffered hand-off, gopark or goready included */
 #define RUNTIME_COST_SWITCH_NS 56     /* a G switch: a Gosched between two Gs (schedule, execute) */
 #define RUNTIME_COST_GOSCHED_NS 0     /* Gosched beyond its switch: not separable by the method */
-#define RUNTIME_COST_SYSMON_NS 15000 /* the CPU time of one of sysmon's usleep(20)s: nanosleep, its hrtimer, two switches (tools/measure-costs/threads.c usleep20: 15.1 us; counted, not placed on a CPU) */
+#define RUNTIME_COST_SYSMON_NS 15000 /* the CPU time of one of sysmon's usleep(20)s: nanosleep, its hrtimer, two switches (tools/measure-costs/threads.c usleep20: 15.1 us; placed on the shared CPUs with --cpus, else counted) */
+/* the thread operations' CPU time, thread CPU time per call (tools/measure-costs/threads.c) */
+#define RUNTIME_COST_FUTEX_WAKE_NS 13472  /* notewakeup -> futexwakeup, the waker's (futex-wake-cpu) */
+#define RUNTIME_COST_FUTEX_SLEEP_NS 9183  /* futexsleep and its wake-up path, the woken thread's (futex-sleep-cpu) */
+#define RUNTIME_COST_USLEEP_NS 15262       /* runqgrab's usleep(3) (nanosleep3) */
+#define RUNTIME_COST_SYSCALL_NS 22303      /* a blocking syscall's entry and exit (nanosleep1ms) */
+#define RUNTIME_COST_NETPOLL_NS 20150      /* netpoll's epoll_wait, its sleep and return (epoll1ms) */
 #define RUNTIME_SPIN_NS 741           /* sync.Mutex's active spin (lockSlow -> runtime_doSpin): procyield(30), 30 PAUSEs (tools/measure-costs/threads.c) */
 #define RUNTIME_INIT_THREADS 2    /* runtime model: idle Ms left by the runtime's init (README) */
 #define RUNTIME_TIMER_SLACK_US 70  /* runtime model: usleep overshoot measured here (tools/timer-slack.c) */

@@ -146,11 +146,13 @@ static int32_t get_m(struct sim *s, int *created)
 int32_t proc_startm(struct sim *s, int32_t pi, int spinning)
 {
 	int created;
-	int32_t mi = get_m(s, &created);
+	int32_t waker = s->actor_m, mi = get_m(s, &created);
 	if (mi < 0)
 		return -1;
 	proc_acquirep(s, mi, pi, spinning ? MS_SPINNING : MS_RUNNING);
 	startm_delay(s, pi, created);
+	if (!created) /* notewakeup -> futexwakeup: its CPU (cpu.h) */
+		cpu_notewakeup(s, waker, mi);
 	return mi;
 }
 

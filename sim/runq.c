@@ -1,6 +1,8 @@
 /* runq.c: runnext, the local ring and the global queue (see runq.h). */
 #include "runq.h"
 
+#include "cpu.h"
+
 #include <assert.h>
 
 void gqueue_push(struct sim *s, struct gqueue *q, int32_t gi)
@@ -160,6 +162,7 @@ int runq_runnext_take(struct sim *s, int32_t pi, int32_t p2)
 	pp->backoff_p = p2;
 	pp->backoff_set = vp->runnext_when;
 	pp->backoff_until = s->now + runqgrab_backoff(s);
+	cpu_thread_op(s, pp->m, TOP_USLEEP); /* the usleep(3)'s CPU (cpu.h) */
 	return 0;
 }
 

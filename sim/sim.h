@@ -39,6 +39,16 @@ enum sim_cpu_place { CPU_PLACE_SHARED, CPU_PLACE_LAST };
  * earliest timer waits: its model's (the runtime model: whole ms, as
  * netpoll_epoll.go's epoll_wait; the seed model: exactly until the timer). */
 enum sim_netpoll_wait { NETPOLL_WAIT_MODEL, NETPOLL_WAIT_EXACT, NETPOLL_WAIT_MS };
+/* The runtime model's thread operations whose CPU time the thread doing
+ * them pays (--cost-futex-wake, ...; cpu.h's bursts), in proc.go:
+ * notewakeup -> futexwakeup (the waker's), the futexsleep it ends (the
+ * woken thread's, as it starts), runqgrab's usleep(3), a blocking system
+ * call's entry and exit (entersyscall .. exitsyscall), netpoll's
+ * epoll_wait (its sleep and return). */
+#define SIM_THREAD_OPS(X) X(FUTEX_WAKE, "futex-wake") X(FUTEX_SLEEP, "futex-sleep") X(USLEEP, "usleep") \
+	X(SYSCALL, "syscall") X(NETPOLL, "netpoll")
+#define SIM_ENUM_TOP(K, name) TOP_##K,
+enum sim_thread_op { SIM_THREAD_OPS(SIM_ENUM_TOP) TOP__N };
 /* A duration field set to SIM_MODEL_DEFAULT takes its model's default. */
 #define SIM_MODEL_DEFAULT (-1)
 
@@ -65,8 +75,13 @@ struct sim_config {
 	 * statement (newproc), a channel op, a G switch (execute), a Gosched */
 	int64_t cost_go_ns, cost_chan_ns, cost_switch_ns, cost_gosched_ns;
 	/* runtime model: the CPU time of one of sysmon's sleeps (--cost-sysmon),
-	 * in ns; counted in the summary (sysmon_sleeps), not charged to a G */
+	 * in ns; counted in the summary (sysmon_sleeps), and with --cpus below
+	 * the Ps placed on the shared CPUs as a burst of sysmon's thread (cpu.h) */
 	int64_t cost_sysmon_ns;
+	/* runtime model: the CPU time of each thread operation (--cost-futex-wake
+	 * ...), in ns: placed on the shared CPUs with --cpus below the Ps (the
+	 * thread holds a CPU while it pays), else counted (the summary) */
+	int64_t cost_thread_ns[TOP__N];
 	int cpus;               /* --cpus: the machine's CPUs the Ms share; 0: one per P (the seed model's) */
 	int64_t cpu_slice_us;   /* --cpu-slice: a thread's time slice on a CPU; 0: Linux's default for cpus (cpu.h) */
 	enum sim_cpu_place cpu_place; /* --cpu-place: one run queue for all CPUs, or a thread stays on its last CPU (cpu.h) */
@@ -238,6 +253,10 @@ struct sim_summary {
 	int64_t steals, stolen, handoffs, preemptions, spills, events;
 	int64_t work_us;          /* CPU work requested by run/loop ops started */
 	int64_t sysmon_sleeps;    /* sysmon's sleeps ended by the makespan (its passes, run or idle) */
+	int64_t sysmon_cpu_ns;    /* with --cpus below the Ps: the CPU sysmon's sleeps gave its thread (cpu.h) */
+	int64_t thread_cpu_ns[TOP__N]; /* the thread operations' CPU (--cost-futex-wake, ...) */
+	int64_t thread_cpu_off_ns; /* the part of it a trace shows no M running for: all of it without --cpus,
+				      else what Ms not in the running state were given */
 	int64_t busy_us[MAX_PROCS];
 	int procs;
 	uint64_t fingerprint;     /* a 64-bit hash of the event stream */
@@ -267,6 +286,10 @@ const char *sim_reason_name(int reason);
 const char *sim_mstate_name(int st);
 const char *sim_pstate_name(int st);
 const char *sim_cpustate_name(int st);
+const char *sim_thread_op_name(int op); /* enum sim_thread_op: "futex-wake", ... (cpu.c) */
+/* Whether the threads share cfg->cpus CPUs at nprocs Ps (cpu.h): sysmon's
+ * and the thread operations' CPU is then placed on them, not counted. */
+int sim_cpus_on(const struct sim_config *cfg, int nprocs);
 const char *sim_ev_name(int ev);
 const char *sim_outcome_name(int outcome);
 /* The runtime's waitReason strings ("chan receive"); "" for none. */

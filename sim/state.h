@@ -152,6 +152,13 @@ struct m {
 	int64_t cpud;     /* se->deadline, a virtual time */
 	int64_t cpulag;   /* se->vlag: the lag kept when it stopped wanting a CPU */
 	uint8_t cpuplaced;/* it has wanted a CPU before (0: a new thread, ENQUEUE_INITIAL) */
+	/* --cpus: the thread's own CPU work (cpu.h's bursts: sysmon's sleeps,
+	 * futex and syscall paths): ns still owed, and the burst running on
+	 * its CPU (bursting) since burst_start; burstlink: next in
+	 * s->burst_head's list of Ms given work since the last cpu_balance */
+	int64_t burst_ns, burst_start;
+	int32_t burstlink;
+	uint8_t bursting, burst_listed;
 };
 #define MS_SYSMON MS__N
 
@@ -331,6 +338,7 @@ struct sim {
 	 * the instant its slice event is armed for (0: none) */
 	struct cpu { int32_t m; int64_t since, armed_at; struct cpuq q; /* its own queue (last) */ } *cpus;
 	int32_t ncpus, nwaiting; /* nwaiting: Ms waiting, in every queue */
+	int32_t burst_head, burst_tail; /* Ms given CPU work of their own since the last cpu_balance, in order (cpu.h), -1: none */
 	int64_t cpu_slice_us, cpu_migration_cost_us;
 	int cpu_last;           /* --cpu-place=last */
 	int64_t balance_at;     /* last: when the pending balance event fires (0: none) */

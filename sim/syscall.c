@@ -1,6 +1,7 @@
 /* syscall.c: entersyscall and exitsyscall (see syscall.h). */
 #include "syscall.h"
 
+#include "cpu.h"
 #include "proc.h"
 #include "runq.h"
 
@@ -26,6 +27,10 @@ void syscall_enter(struct sim *s, int32_t gi, int64_t dur)
 	sim_move_g(s, gi, PL_SYSCALL, -1, R_SYSCALL);
 	mp->state = MS_SYSCALL;
 	sim_emit_m(s, mi, MS_RUNNING, MS_SYSCALL);
+	/* the kernel's entry (and entersyscall): half of --cost-syscall, paid
+	 * inside the syscall's duration (cpu.h). Simplification: the measured
+	 * cost is a round trip, split evenly between entry and exit */
+	cpu_thread_cost(s, mi, TOP_SYSCALL, s->cfg.cost_thread_ns[TOP_SYSCALL] / 2);
 	if (!keeps_p) {
 		p_set_status(s, pi, P_SYSCALL);
 		sim_emit_p(s, pi, P_RUNNING, P_SYSCALL);
@@ -81,16 +86,21 @@ int32_t syscall_exit(struct sim *s, int32_t gi)
 	if (oldp >= 0 && s->allp[oldp].sysm >= 0)
 		rule = s->allp[oldp].status != P_RUNNING ? RULE_EXITSYSCALL_OLDP
 		       : s->allp[oldp].sysm == mi ? RULE_EXITSYSCALL_KEPTP : RULE_EXITSYSCALL_TAKEP;
+	/* the kernel's exit (and exitsyscall): the other half, paid by the M
+	 * before its G goes on (cpu.h) */
+	int64_t exit_ns = s->cfg.cost_thread_ns[TOP_SYSCALL] - s->cfg.cost_thread_ns[TOP_SYSCALL] / 2;
 	int32_t pi = exitsyscall_fast(s, mi);
 	if (pi < 0) { /* exitsyscall0: no P; the G waits in the global queue */
 		sim_dropg(s, mi); /* it holds no P */
 		sim_rule(s, EV_G, go126 ? RULE_EXITSYSCALL_NOP : RULE_EXITSYSCALL0, 0);
 		globrunq_put(s, gi, R_EXITSYSCALL);
 		sim_rule_done(s);
+		cpu_thread_cost(s, mi, TOP_SYSCALL, exit_ns);
 		proc_mput(s, mi);
 		return -1;
 	}
 	proc_acquirep(s, mi, pi, MS_RUNNING);
+	cpu_thread_cost(s, mi, TOP_SYSCALL, exit_ns);
 	s->allp[pi].syscalltick++;
 	s->sysmon_dirty = 1;
 	sim_rule(s, EV_G, rule, 0);

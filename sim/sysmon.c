@@ -3,6 +3,7 @@
 
 #include <stdint.h>
 
+#include "cpu.h"
 #include "exec.h"
 #include "netpoll.h"
 #include "proc.h"
@@ -220,9 +221,24 @@ static void catch_up(struct sim *s)
 	set_clock(s, &k);
 }
 
+/* The runtime model under --cpus: each of sysmon's sleeps costs its
+ * thread --cost-sysmon of CPU (its usleep: nanosleep, the hrtimer, the
+ * switches out and back), placed on the shared CPUs as a burst (cpu.h), so
+ * every pass is simulated. Without --cpus (a CPU per P) it is counted, not
+ * placed: sysmon has a CPU of its own. */
+static int cpu_placed(const struct sim *s) { return s->ncpus > 0 && s->cfg.cost_sysmon_ns > 0; }
+
 void sysmon_pass(struct sim *s)
 {
 	catch_up(s);
+	/* sysmon(): the usleep(delay) that ended here, on sysmon's thread.
+	 * Simplification: a pass falls due while the thread still waits for a
+	 * CPU for the last one; it runs, but its sleep costs nothing (it had
+	 * not begun), and the passes keep their times. */
+	if (cpu_placed(s) && s->allm[s->sysmon_m].burst_ns < 1000) {
+		cpu_thread_work(s, s->sysmon_m, s->cfg.cost_sysmon_ns);
+		s->sum.sysmon_cpu_ns += s->cfg.cost_sysmon_ns;
+	}
 	s->sm_delay = next_delay(s, s->sm_idle, s->sm_delay);
 	s->sm_t = s->now;
 	s->sm_n++; /* the sleep that led here */
@@ -264,7 +280,7 @@ int sysmon_runs_now(struct sim *s)
 int64_t sysmon_next_wake(struct sim *s)
 {
 	int64_t target = s->now + 1;
-	if (!s->cfg.eager_sysmon && !s->sysmon_dirty) {
+	if (!s->cfg.eager_sysmon && !cpu_placed(s) && !s->sysmon_dirty) {
 		if (s->sysmon_deadline == INT64_MAX)
 			return INT64_MAX;
 		if (s->sysmon_deadline > target)

@@ -155,3 +155,72 @@ Test(cost, every_builtin_workload_completes_with_costs_and_uses_at_least_its_wor
 			run_result_free(&r);
 		}
 }
+
+/* The thread operations' CPU (--cost-futex-wake, ..., sim/cpu.h's bursts):
+ * placed on the shared CPUs with --cpus, counted in the summary without. */
+static const char syscall_json[] =
+	"{\"procs\": 2, \"main\": [{\"run\": 100}, {\"syscall\": 1000}, {\"run\": 100}]}";
+
+static struct run_result run_syscall_cost(int cpus, int64_t cost_ns)
+{
+	struct sim_config cfg = runtime_config(2);
+	cfg.cpus = cpus;
+	cfg.cost_thread_ns[TOP_SYSCALL] = cost_ns;
+	struct run_result r;
+	run_text(syscall_json, &cfg, &r);
+	cr_assert_eq(r.status, SIM_DONE, "%s", r.msg);
+	return r;
+}
+
+Test(cost, a_syscalls_exit_half_delays_its_g_on_the_shared_cpus)
+{
+	struct run_result a = run_syscall_cost(2, 0), b = run_syscall_cost(2, 20000);
+	cr_assert_eq(a.sum.makespan_us, 1200);
+	cr_assert_eq(b.sum.makespan_us, 1210, "the entry's 10us inside the syscall, the exit's 10us before the G goes on");
+	cr_assert_eq(b.sum.thread_cpu_ns[TOP_SYSCALL], 20000);
+	cr_assert_eq(b.sum.thread_cpu_off_ns, 10000, "the exit's half is the running M's, in its running time");
+	run_result_free(&a);
+	run_result_free(&b);
+}
+
+Test(cost, without_a_cpu_count_a_syscalls_cost_is_counted_and_takes_no_time)
+{
+	struct run_result a = run_syscall_cost(0, 0), b = run_syscall_cost(0, 20000);
+	cr_assert_eq(b.sum.makespan_us, a.sum.makespan_us);
+	cr_assert_eq(b.sum.fingerprint, a.sum.fingerprint, "the same events, byte for byte");
+	cr_assert_eq(b.sum.thread_cpu_ns[TOP_SYSCALL], 20000);
+	cr_assert_eq(b.sum.thread_cpu_off_ns, 20000, "none of it in a trace's running time");
+	run_result_free(&a);
+	run_result_free(&b);
+}
+
+Test(cost, every_wake_of_a_parked_thread_costs_a_futex_wake_and_a_futex_sleep)
+{
+	struct sim_config cfg = runtime_config(2);
+	cfg.cpus = 2;
+	cfg.thread_wake_us = 10;
+	cfg.cost_thread_ns[TOP_FUTEX_WAKE] = 5000;
+	cfg.cost_thread_ns[TOP_FUTEX_SLEEP] = 7000;
+	cfg.cost_thread_ns[TOP_USLEEP] = 3000;
+	struct run_result r;
+	run_text(handoff_json, &cfg, &r);
+	cr_assert_eq(r.status, SIM_DONE, "%s", r.msg);
+	int64_t wakes = r.sum.thread_cpu_ns[TOP_FUTEX_WAKE] / 5000;
+	cr_assert(wakes > 0, "the hand-offs wake parked Ms");
+	cr_assert_eq(r.sum.thread_cpu_ns[TOP_FUTEX_WAKE], wakes * 5000);
+	cr_assert_eq(r.sum.thread_cpu_ns[TOP_FUTEX_SLEEP], wakes * 7000, "each woken M pays its futexsleep's return");
+	cr_assert(r.sum.thread_cpu_ns[TOP_USLEEP] > 0 && r.sum.thread_cpu_ns[TOP_USLEEP] % 3000 == 0,
+		  "each runqgrab back-off sleeps");
+	run_result_free(&r);
+}
+
+Test(cost, a_thread_operation_cost_needs_the_runtime_model)
+{
+	struct sim_config cfg = test_config(2);
+	cfg.cost_thread_ns[TOP_NETPOLL] = 1000;
+	struct program *p = load_text(syscall_json);
+	struct sim_error err;
+	cr_assert_null(sim_new(&cfg, p, NULL, &err));
+	cr_assert(strstr(err.msg, "runtime model") != NULL, "%s", err.msg);
+	program_free(p);
+}

@@ -297,3 +297,54 @@ Test(cpu, last_placement_keeps_a_pipelines_threads_on_their_cpus)
 	run_result_free(&a);
 	run_result_free(&b);
 }
+
+/* sysmon's CPU (--cost-sysmon) under --cpus: each of its sleeps is a burst
+ * its thread does on the shared CPUs (cpu.h), taking time from Go code. */
+static const char hog_json[] = "{\"procs\": 2, \"main\": [{\"run\": 10000}]}";
+
+static struct run_result run_sysmon_cost(int procs, int cpus, int64_t cost_ns)
+{
+	struct sim_config cfg = test_config(procs);
+	cfg.model = MODEL_RUNTIME;
+	cfg.cpus = cpus;
+	cfg.cost_sysmon_ns = cost_ns;
+	cfg.sysmon = SYSMON_ADAPTIVE; /* sleeps of 20 us + 70 us of slack, 40 + 70 after 50 of them, ... */
+	cfg.slack = SLACK_FIXED;
+	cfg.sysmon_slack_us = 70;
+	struct run_result r;
+	run_text(hog_json, &cfg, &r);
+	cr_assert_eq(r.status, SIM_DONE, "%s", r.msg);
+	return r;
+}
+
+Test(cpu, sysmons_sleeps_on_the_one_busy_cpu_lengthen_a_cpu_bound_run_by_their_cost)
+{
+	struct run_result a = run_sysmon_cost(2, 1, 0), b = run_sysmon_cost(2, 1, 15000);
+	cr_assert_eq(a.sum.makespan_us, 10000);
+	int64_t n = b.sum.sysmon_sleeps, extra = b.sum.makespan_us - a.sum.makespan_us;
+	int64_t given = b.sum.sysmon_cpu_ns / 1000; /* a sleep due while sysmon waits for the CPU costs nothing */
+	cr_assert(n > 50 && n < 70, "sysmon's first 50 short sleeps and its back-off: %lld", (long long)n);
+	cr_assert(given > 40 * 15 && given <= n * 15, "%lld sleeps, %lld us of CPU given", (long long)n, (long long)given);
+	cr_assert(extra >= given - 15 && extra <= given, "sysmon's %lld us took %lld us from the G", (long long)given,
+		  (long long)extra);
+	run_result_free(&a);
+	run_result_free(&b);
+}
+
+Test(cpu, sysmon_takes_a_free_cpu_and_slows_no_one)
+{
+	struct run_result a = run_sysmon_cost(4, 2, 0), b = run_sysmon_cost(4, 2, 15000);
+	cr_assert_eq(b.sum.makespan_us, a.sum.makespan_us, "one CPU runs the G, the other sysmon");
+	run_result_free(&a);
+	run_result_free(&b);
+}
+
+Test(cpu, without_a_cpu_count_sysmons_cpu_is_counted_not_placed)
+{
+	struct run_result a = run_sysmon_cost(2, 0, 0), b = run_sysmon_cost(2, 0, 15000);
+	cr_assert_eq(b.sum.makespan_us, a.sum.makespan_us, "sysmon has a CPU of its own");
+	cr_assert_eq(b.sum.fingerprint, a.sum.fingerprint, "the same events, byte for byte");
+	cr_assert_eq(b.sum.sysmon_sleeps, a.sum.sysmon_sleeps);
+	run_result_free(&a);
+	run_result_free(&b);
+}

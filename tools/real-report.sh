@@ -36,17 +36,17 @@ VERSIONS="1.19 1.23"
 # completion order against creation order), foa/coa (gosim's orders
 # against the real Go 1.23 runs'), Gn (when goroutine n first ran).
 CASES='fanout|fanout|--cpus=2|par parc norm normc mk osw thr co
-fanout-p2|-p 2 fanout||par parc norm normc mk osw thr co
+fanout-p2|-p 2 fanout|--cpus=2|par parc norm normc mk osw thr co
 fanout1000-p2|-p 2 -D n=1000 -D work=20us fanout|--cpus=2|par parc norm normc mk osw thr fo co
 fanout1000-p4|-p 4 -D n=1000 -D work=20us fanout|--cpus=2|par parc norm normc mk osw thr fo co
-pipeline-p2|-p 2 tools/fidelity/pipeline.json||par parc norm normc mk osw thr
+pipeline-p2|-p 2 tools/fidelity/pipeline.json|--cpus=2|par parc norm normc mk osw thr
 pipeline-p4|-p 4 tools/fidelity/pipeline.json|--cpus=2|par parc norm normc mk osw thr
-hogsys|tools/fidelity/hogsys.json||par parc norm normc mk osw thr co
-syscalls|syscalls||par mk osw thr co
-sleepers|sleepers||par mk osw thr co
+hogsys|tools/fidelity/hogsys.json|--cpus=2|par parc norm normc mk osw thr co
+syscalls|syscalls|--cpus=2|par mk osw thr co
+sleepers|sleepers|--cpus=2|par mk osw thr co
 mutex|mutex|--cpus=2|par parc norm normc mk osw thr co
-pingpong|pingpong||par mk osw G2
-tightloop|tightloop||par mk osw G4
+pingpong|pingpong|--cpus=2|par mk osw G2
+tightloop|tightloop|--cpus=2|par mk osw G4
 server|server|--cpus=2|par mk osw thr G15'
 
 if [ -n "${ONLY:-}" ]; then

@@ -47,4 +47,7 @@ echo "# medians of $runs runs (thread-clone ${tc}ns; thread-start on a busy mach
 py=$(cat "$tmp"/run* | awk '$1=="procyield30" {print $3}' | median)
 echo "# sync.Mutex's spin, procyield(30): ${py:-n/a}ns (sim/policy.h RUNTIME_SPIN_NS; no flag)"
 us=$(cat "$tmp"/run* | awk '$1=="usleep20" {print $3}' | median)
+fig() { cat "$tmp"/run* | awk -v n="$1" '$1==n {print $3}' | median; }
+echo "# thread operations' CPU (raw medians; README: the defaults are each run's figure x 15.1us / its usleep20, a loaded run's CPU inflation taken out):"
+echo "--cost-futex-wake=$(fig futex-wake-cpu)ns --cost-futex-sleep=$(fig futex-sleep-cpu)ns --cost-usleep=$(fig nanosleep3)ns --cost-syscall=$(fig nanosleep1ms)ns --cost-netpoll=$(fig epoll1ms)ns"
 echo "--thread-start=${ts}ns --thread-wake=${tw}ns --cost-go=$(flag cost-go)ns --cost-chan=$(flag cost-chan)ns --cost-switch=$(flag cost-switch)ns --cost-gosched=$(flag cost-gosched)ns --cost-sysmon=${us}ns"

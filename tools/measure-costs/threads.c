@@ -24,6 +24,19 @@
  *   switch out and back in, all charged to the sleeping thread) over 200
  *   usleep(20) calls, divided by 200; RUNS / 10 such batches (the runtime
  *   model's --cost-sysmon).
+ * futex-wake-cpu, futex-sleep-cpu: the CPU time of wake's two threads
+ *   (CLOCK_THREAD_CPUTIME_ID): the waker's around its FUTEX_WAKE call
+ *   (notewakeup -> futexwakeup: the runtime model's --cost-futex-wake),
+ *   and the sleeper's from just before its FUTEX_WAIT to just after it
+ *   returns (futexsleep and its wake-up path, both on the woken thread:
+ *   --cost-futex-sleep). RUNS times each.
+ * nanosleep3, nanosleep1ms, epoll1ms: the thread CPU time of one call,
+ *   over batches of 200 (RUNS / 10 batches, as usleep20): nanosleep(3 us)
+ *   as runqgrab's usleep(3) (--cost-usleep); nanosleep(1 ms) as a
+ *   blocking system call (the twins' syscall.Nanosleep: entersyscall, the
+ *   kernel's entry, sleep and exit, exitsyscall: --cost-syscall); and
+ *   epoll_wait on an empty epoll set with a 1 ms timeout, as netpoll(delay)
+ *   blocks and returns (--cost-netpoll).
  * calibration: a fixed spin loop before and after, its thread CPU time
  *   against its wall time; a ratio well below 1 means other work took the
  *   CPU, and the figures of that run are suspect (printed, not hidden).
@@ -36,6 +49,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/epoll.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -100,13 +114,17 @@ static void futex(uint32_t *addr, int op, uint32_t val)
 	syscall(SYS_futex, addr, op, val, NULL, NULL, 0);
 }
 
+static int64_t *sleep_cpu; /* per run: the sleeper's CPU time across its wait */
+
 static void *sleeper(void *arg)
 {
 	int runs = *(int *)arg;
 	for (int i = 0; i < runs; i++) {
 		__atomic_store_n(&ready, 1, __ATOMIC_SEQ_CST);
+		int64_t c0 = now_ns(CLOCK_THREAD_CPUTIME_ID);
 		while (__atomic_load_n(&word, __ATOMIC_SEQ_CST) == 0)
 			futex(&word, FUTEX_WAIT_PRIVATE, 0);
+		sleep_cpu[i] = now_ns(CLOCK_THREAD_CPUTIME_ID) - c0;
 		woke_at = now_ns(CLOCK_MONOTONIC);
 		__atomic_store_n(&word, 0, __ATOMIC_SEQ_CST);
 		__atomic_store_n(&ready, 2, __ATOMIC_SEQ_CST);
@@ -118,7 +136,10 @@ static void *sleeper(void *arg)
 
 static void measure_wake(int runs)
 {
-	int64_t *v = malloc((size_t)runs * sizeof *v);
+	int64_t *v = malloc((size_t)runs * sizeof *v), *wcpu = malloc((size_t)runs * sizeof *wcpu);
+	sleep_cpu = malloc((size_t)runs * sizeof *sleep_cpu);
+	if (!v || !wcpu || !sleep_cpu)
+		exit(1);
 	pthread_t t;
 	pthread_create(&t, NULL, sleeper, &runs);
 	for (int i = 0; i < runs; i++) {
@@ -128,7 +149,9 @@ static void measure_wake(int runs)
 		nanosleep(&d, NULL); /* it is in FUTEX_WAIT by now */
 		int64_t t0 = now_ns(CLOCK_MONOTONIC);
 		__atomic_store_n(&word, 1, __ATOMIC_SEQ_CST);
+		int64_t c0 = now_ns(CLOCK_THREAD_CPUTIME_ID);
 		futex(&word, FUTEX_WAKE_PRIVATE, 1);
+		wcpu[i] = now_ns(CLOCK_THREAD_CPUTIME_ID) - c0;
 		while (__atomic_load_n(&ready, __ATOMIC_SEQ_CST) != 2)
 			;
 		v[i] = woke_at - t0;
@@ -136,7 +159,11 @@ static void measure_wake(int runs)
 	}
 	pthread_join(t, NULL);
 	report("thread-wake", v, runs);
+	report("futex-wake-cpu", wcpu, runs);
+	report("futex-sleep-cpu", sleep_cpu, runs);
 	free(v);
+	free(wcpu);
+	free(sleep_cpu);
 }
 
 /* procyield(30) as runtime/asm_amd64.s has it: PAUSE, 30 times. */
@@ -189,6 +216,37 @@ static void measure_usleep(int runs)
 	free(v);
 }
 
+/* One blocking call's thread CPU time, per call, over batches of 200. */
+enum blocking { NANOSLEEP3, NANOSLEEP1MS, EPOLL1MS };
+
+static void block_once(enum blocking what, int epfd)
+{
+	struct timespec d = { 0, what == NANOSLEEP3 ? 3000 : 1000000 };
+	struct epoll_event ev;
+	if (what == EPOLL1MS)
+		epoll_wait(epfd, &ev, 1, 1);
+	else
+		nanosleep(&d, NULL);
+}
+
+static void measure_blocking(int runs, enum blocking what, const char *name)
+{
+	int n = runs / 10 < 10 ? 10 : runs / 10;
+	int64_t *v = malloc((size_t)n * sizeof *v);
+	int epfd = epoll_create1(0);
+	if (!v || epfd < 0)
+		exit(1);
+	for (int i = 0; i < n; i++) {
+		int64_t c0 = now_ns(CLOCK_THREAD_CPUTIME_ID);
+		for (int k = 0; k < 200; k++)
+			block_once(what, epfd);
+		v[i] = (now_ns(CLOCK_THREAD_CPUTIME_ID) - c0) / 200;
+	}
+	report(name, v, n);
+	close(epfd);
+	free(v);
+}
+
 int main(int argc, char **argv)
 {
 	int runs = argc > 1 ? atoi(argv[1]) : 200;
@@ -200,6 +258,9 @@ int main(int argc, char **argv)
 	measure_wake(runs);
 	measure_procyield(runs);
 	measure_usleep(runs);
+	measure_blocking(runs, NANOSLEEP3, "nanosleep3");
+	measure_blocking(runs, NANOSLEEP1MS, "nanosleep1ms");
+	measure_blocking(runs, EPOLL1MS, "epoll1ms");
 	calibrate("after");
 	return 0;
 }
