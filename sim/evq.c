@@ -99,29 +99,17 @@ int evq_push(struct evq *q, int64_t t, uint8_t kind, int32_t id, uint64_t gen)
 	return add(q, &it);
 }
 
-/* Out of line: inlined (LTO), its sifts make every caller save registers
- * on paths that schedule nothing. The new event's sequence number is the
- * newest, so it goes before an event only if its time is earlier. */
-__attribute__((noinline)) int evq_schedule(struct evq *q, int32_t slot, int64_t t, uint8_t kind, int32_t id,
-					   uint64_t gen)
+/* evq_schedule's other cases, out of line: inlined (LTO), their sifts
+ * make every caller save registers. */
+__attribute__((noinline)) int evq_schedule_slow(struct evq *q, int32_t slot, int64_t t, uint8_t kind, int32_t id,
+						uint64_t gen)
 {
-	uint64_t seq = q->seq++;
-	if (q->held && q->pos[slot] == 0) { /* the slot's event just popped: replace it at the root */
-		struct evq_item *a = q->a;
+	struct evq_item it = { .t = t, .seq = q->seq++, .gen = gen, .id = id, .slot = slot, .kind = kind };
+	if (q->held && q->pos[slot] == 0) { /* the slot's event just popped, and the new one goes below the root */
 		q->held = 0;
-		int64_t m = q->n > 2 && before(&a[2], &a[1]) ? 2 : 1; /* the earlier child */
-		if (q->n == 1 || t < a[m].t) { /* alone, or before both children: it stays (slot, pos are right) */
-			a[0].t = t;
-			a[0].seq = seq;
-			a[0].gen = gen;
-			a[0].id = id;
-			a[0].kind = kind;
-			return 0;
-		}
-		sift_down(q, 0, &(struct evq_item){ .t = t, .seq = seq, .gen = gen, .id = id, .slot = slot, .kind = kind });
+		sift_down(q, 0, &it);
 		return 0;
 	}
-	struct evq_item it = { .t = t, .seq = seq, .gen = gen, .id = id, .slot = slot, .kind = kind };
 	settle(q);
 	if (q->pos[slot] < 0)
 		return add(q, &it);

@@ -55,10 +55,30 @@ struct evq {
 int evq_init(struct evq *q, int32_t nslots);
 /* An unkeyed event. Returns 0, or -1 when out of memory. */
 int evq_push(struct evq *q, int64_t t, uint8_t kind, int32_t id, uint64_t gen);
+/* evq_schedule's cases beyond its inline one (evq.c). */
+int evq_schedule_slow(struct evq *q, int32_t slot, int64_t t, uint8_t kind, int32_t id, uint64_t gen);
 /* Slot's one pending event is now this one (a fresh sequence number, as if
  * pushed now); an earlier one is replaced. Returns 0, or -1 when out of
  * memory. */
-int evq_schedule(struct evq *q, int32_t slot, int64_t t, uint8_t kind, int32_t id, uint64_t gen);
+static inline int evq_schedule(struct evq *q, int32_t slot, int64_t t, uint8_t kind, int32_t id, uint64_t gen)
+{
+	/* The common case inline: the slot's event has just popped (a P's
+	 * next CPU segment) and the new one is earlier than both of the
+	 * root's children, so it takes the held root's place. Its sequence
+	 * number is the newest, so it goes first only if its time is
+	 * earlier. */
+	struct evq_item *a = q->a;
+	if (q->held && q->pos[slot] == 0 && (q->n < 2 || t < a[1].t) && (q->n < 3 || t < a[2].t)) {
+		q->held = 0;
+		a[0].t = t;
+		a[0].seq = q->seq++;
+		a[0].gen = gen;
+		a[0].id = id;
+		a[0].kind = kind; /* slot and pos are right already */
+		return 0;
+	}
+	return evq_schedule_slow(q, slot, t, kind, id, gen);
+}
 /* Removes slot's pending event, if any. */
 void evq_cancel(struct evq *q, int32_t slot);
 int evq_pop(struct evq *q, struct evq_item *out);

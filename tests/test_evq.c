@@ -81,6 +81,27 @@ Test(evq, ties_keep_the_order_they_were_scheduled_in_after_a_replacement)
 	evq_free(&q);
 }
 
+Test(evq, a_popped_slot_rescheduled_at_a_childs_time_comes_out_after_it)
+{
+	/* The replaced root stays only if it is strictly earlier than both
+	 * children: a tie goes after the child (its seq is older). */
+	struct evq q;
+	cr_assert_eq(evq_init(&q, 3), 0);
+	cr_assert_eq(evq_schedule(&q, 0, 10, EVQ_CPU_DONE, 0, 1), 0);
+	cr_assert_eq(evq_schedule(&q, 1, 30, EVQ_CPU_DONE, 1, 1), 0);
+	cr_assert_eq(evq_schedule(&q, 2, 20, EVQ_CPU_DONE, 2, 1), 0);
+	cr_assert_eq(pop(&q).slot, 0);
+	cr_assert_eq(evq_schedule(&q, 0, 20, EVQ_CPU_DONE, 0, 2), 0); /* ties with slot 2, the later child */
+	cr_assert_eq(pop(&q).slot, 2);
+	cr_assert_eq(pop(&q).slot, 0);
+	cr_assert_eq(evq_schedule(&q, 0, 25, EVQ_CPU_DONE, 0, 3), 0); /* before slot 1, its one child: stays */
+	struct evq_item a = pop(&q);
+	cr_assert(a.slot == 0 && a.t == 25 && a.gen == 3);
+	cr_assert_eq(pop(&q).slot, 1);
+	cr_assert(evq_empty(&q));
+	evq_free(&q);
+}
+
 static void assert_bounded_queue(const char *json, int procs, int64_t *steps_out)
 {
 	struct program *p = load_text(json);
