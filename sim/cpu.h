@@ -6,7 +6,10 @@
  * waking up, or in runqgrab's usleep). Ms in a system call, parked (stopm,
  * netpoll) and sysmon use none, except for their bursts: CPU work of the
  * thread's own (cpu_thread_work: sysmon's usleep, each pass of sysmon()
- * in proc.go, --cost-sysmon), which any M owes and does on a CPU before
+ * in proc.go, --cost-sysmon; the thread operations, cpu_thread_op:
+ * notewakeup's futexwakeup and the futexsleep it ends, runqgrab's
+ * usleep(3), entersyscall/exitsyscall, netpoll's epoll_wait,
+ * --cost-futex-wake ...), which any M owes and does on a CPU before
  * its code goes on. An M that owes a whole microsecond wants a CPU like
  * any other (EEVDF below); on one, it pays (m.bursting, an EVQ_CPU_BURST
  * event at the end) while its G, if it has one, waits (exec_cpu_pause),

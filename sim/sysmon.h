@@ -21,7 +21,9 @@
  * usleep(20) takes about 90 us on the machines measured): each sleep adds
  * cfg.sysmon_slack_us (--sysmon-slack=DUR; the seed model's 0), or a draw
  * per sleep from the measured distribution (--sysmon-slack=measured, the
- * runtime model's; sysmon_slack.h). Simplification: sysmon
+ * runtime model's; sysmon_slack.h). Each sleep also costs sysmon's thread
+ * --cost-sysmon of CPU: with --cpus a burst on the shared CPUs (cpu.h),
+ * so every pass is then simulated; else counted. Simplification: sysmon
  * never deep-sleeps (it would not with schedtrace on) and nothing wakes it
  * early; the netpoll, forcegc and scavenger parts of its loop do not
  * exist here. */

@@ -348,3 +348,24 @@ Test(cpu, without_a_cpu_count_sysmons_cpu_is_counted_not_placed)
 	run_result_free(&a);
 	run_result_free(&b);
 }
+
+Test(cpu, with_as_many_cpus_as_ps_sysmons_bursts_still_take_time_from_busy_ones)
+{
+	struct sim_config cfg = test_config(2);
+	cfg.model = MODEL_RUNTIME;
+	cfg.cpus = 2;
+	cfg.sysmon = SYSMON_ADAPTIVE;
+	cfg.slack = SLACK_FIXED;
+	cfg.sysmon_slack_us = 70;
+	struct run_result a, b;
+	run_text(two_json, &cfg, &a); /* no bursts: the mechanism is off, a CPU per P */
+	cfg.cost_sysmon_ns = 15000;
+	run_text(two_json, &cfg, &b);
+	cr_assert_eq(a.status, SIM_DONE, "%s", a.msg);
+	cr_assert_eq(b.status, SIM_DONE, "%s", b.msg);
+	cr_assert(b.sum.sysmon_cpu_ns > 0, "sysmon's sleeps are placed at 2 Ps on 2 CPUs");
+	cr_assert(b.sum.makespan_us > a.sum.makespan_us, "both CPUs run a worker: sysmon's bursts delay one (%lld vs %lld us)",
+		  (long long)b.sum.makespan_us, (long long)a.sum.makespan_us);
+	run_result_free(&a);
+	run_result_free(&b);
+}
