@@ -130,3 +130,29 @@ Test(netpoll, a_new_earlier_timer_breaks_the_blocked_ms_wait_for_a_later_one)
 	cr_assert_eq(r.log.ev[w].t, 1501, "G2 woke at %lld", (long long)r.log.ev[w].t);
 	run_result_free(&r);
 }
+
+/* --cost-netpoll (the runtime model): the M that returns from epoll_wait
+ * with the data pays its CPU before it runs the G (cpu.h's bursts). */
+static struct run_result run_netpoll_cost(int64_t cost_ns)
+{
+	struct sim_config cfg = cfg_check(2);
+	cfg.model = MODEL_RUNTIME;
+	cfg.cpus = 2;
+	cfg.cost_thread_ns[TOP_NETPOLL] = cost_ns;
+	struct run_result r;
+	run_text("{\"main\": [{\"go\": \"h\"}, {\"run\": \"5ms\"}], \"funcs\": {\"h\": [{\"net\": \"1ms\"}, {\"run\": 10}]}}",
+		 &cfg, &r);
+	cr_assert_eq(r.status, SIM_DONE, "%s", r.msg);
+	return r;
+}
+
+Test(netpoll, the_m_returning_from_netpoll_with_data_pays_its_epoll_wait_before_the_g_runs)
+{
+	struct run_result a = run_netpoll_cost(0), b = run_netpoll_cost(20000);
+	long ea = evlog_find(&a.log, 0, EV_G, 2, PL_DEAD), eb = evlog_find(&b.log, 0, EV_G, 2, PL_DEAD);
+	cr_assert(ea >= 0 && eb >= 0);
+	cr_assert_eq(b.sum.thread_cpu_ns[TOP_NETPOLL], 20000, "one return with data");
+	cr_assert_eq(b.log.ev[eb].t, a.log.ev[ea].t + 20, "the G ran 20us later");
+	run_result_free(&a);
+	run_result_free(&b);
+}
