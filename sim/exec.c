@@ -686,7 +686,8 @@ static inline __attribute__((always_inline)) void run_ops(struct sim *s, int32_t
 	struct p *pp = &s->allp[pi]; /* an op that returns 1 leaves the G running on it */
 	uint32_t pc = s->allg[gi].pc;
 	int fresh = pp->cost_paid_g != gi || pp->cost_paid_pc != pc;
-	pp->cost_paid_g = -1; /* unused without costs */
+	if (ops[pc].kind != OP_EXIT) /* a G that only exits leaves another's mark (a preempted op's) alone */
+		pp->cost_paid_g = -1; /* unused without costs */
 	while (s->status == SIM_RUNNING) {
 		const struct op *op = &ops[pc];
 		int more;
