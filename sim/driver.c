@@ -294,8 +294,9 @@ fail:
 }
 
 /* handle's rarer kinds, out of line. */
-__attribute__((noinline)) static void handle_other(struct sim *s, const struct evq_item *it)
+__attribute__((noinline)) static void handle_other(struct sim *s, const struct evq_item *popped)
 {
+	const struct evq_item e = *popped, *it = &e; /* the handlers may move the queue under it */
 	if (it->kind == EVQ_SYSCALL_DONE) {
 		sim_act(s, g_m(s, &s->allg[it->id])); /* the M in the syscall */
 		exec_syscall_done(s, it->id);
@@ -320,7 +321,8 @@ __attribute__((noinline)) static void handle_other(struct sim *s, const struct e
 	}
 }
 
-/* A timed event, by kind; the common one (a CPU segment's end) inline. */
+/* A timed event, by kind (it is valid until the queue is called: read
+ * before); the common one (a CPU segment's end) inline. */
 static SIM_HOT void handle(struct sim *s, const struct evq_item *it)
 {
 	if (it->kind == EVQ_CPU_DONE) {
@@ -421,11 +423,9 @@ static SIM_HOT int next_instant(struct sim *s)
  * now (a handler may add one). */
 static SIM_HOT void run_events(struct sim *s)
 {
-	struct evq_item it;
-	while (s->status == SIM_RUNNING && !evq_empty(&s->evq) && evq_top_time(&s->evq) == s->now) {
-		evq_pop(&s->evq, &it);
-		handle(s, &it);
-	}
+	const struct evq_item *it;
+	while (s->status == SIM_RUNNING && (it = evq_pop_at(&s->evq, s->now)) != NULL)
+		handle(s, it);
 }
 
 /* The rest of the instant: the scheduler, a sysmon pass if one falls now

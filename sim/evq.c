@@ -135,16 +135,19 @@ void evq_cancel(struct evq *q, int32_t slot)
 		remove_at(q, q->pos[slot]);
 }
 
+const struct evq_item *evq_pop_unkeyed(struct evq *q)
+{
+	q->popped = q->a[0];
+	remove_at(q, 0);
+	return &q->popped;
+}
+
 int evq_pop(struct evq *q, struct evq_item *out)
 {
 	settle(q);
 	if (q->n == 0)
 		return 0;
-	*out = q->a[0];
-	if (out->slot >= 0)
-		q->held = 1; /* taken out by the next call, or replaced by its reschedule */
-	else
-		remove_at(q, 0);
+	*out = *evq_pop_at(q, q->a[0].t);
 	return 1;
 }
 

@@ -20,6 +20,7 @@
 #ifndef GOSIM_EVQ_H
 #define GOSIM_EVQ_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* EVQ_MWAKE (the runtime model): the instant the spinning M on P id runs
@@ -49,6 +50,7 @@ struct evq {
 	int64_t *pos;   /* per slot: heap index of its pending event, or -1 */
 	int32_t nslots;
 	uint8_t held;   /* a[0] was popped and is not yet taken out */
+	struct evq_item popped; /* the last unkeyed event popped (evq_pop_at) */
 };
 
 /* A queue with nslots keyed slots. Returns 0, or -1 when out of memory. */
@@ -82,6 +84,7 @@ static inline int evq_schedule(struct evq *q, int32_t slot, int64_t t, uint8_t k
 /* Removes slot's pending event, if any. */
 void evq_cancel(struct evq *q, int32_t slot);
 int evq_pop(struct evq *q, struct evq_item *out);
+const struct evq_item *evq_pop_unkeyed(struct evq *q);
 static inline int evq_empty(const struct evq *q) { return q->n == q->held; }
 /* Whether slot has an event still to pop (a held one has popped). */
 static inline int evq_pending(const struct evq *q, int32_t slot) { return q->pos[slot] > 0 || (q->pos[slot] == 0 && !q->held); }
@@ -94,6 +97,23 @@ static inline int64_t evq_top_time(struct evq *q)
 	if (q->held)
 		evq_settle(q);
 	return q->a[0].t;
+}
+/* The next event, popped, if it is due at t (no event is before t); NULL
+ * if none is. The pointer is valid until the next call: a keyed event is
+ * read where it is held (the root), an unkeyed one from a copy. */
+static inline const struct evq_item *evq_pop_at(struct evq *q, int64_t t)
+{
+	if (q->held) { /* the next event is the earlier child: none due, and the held one can still be replaced */
+		if ((q->n < 2 || q->a[1].t != t) && (q->n < 3 || q->a[2].t != t))
+			return NULL;
+		evq_settle(q);
+	}
+	if (q->n == 0 || q->a[0].t != t)
+		return NULL;
+	if (q->a[0].slot < 0)
+		return evq_pop_unkeyed(q);
+	q->held = 1; /* taken out by the next call, or replaced by its reschedule */
+	return &q->a[0];
 }
 void evq_free(struct evq *q);
 

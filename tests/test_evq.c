@@ -102,6 +102,30 @@ Test(evq, a_popped_slot_rescheduled_at_a_childs_time_comes_out_after_it)
 	evq_free(&q);
 }
 
+Test(evq, pop_at_takes_only_what_is_due_and_keeps_a_held_event_replaceable)
+{
+	struct evq q;
+	cr_assert_eq(evq_init(&q, 2), 0);
+	cr_assert_eq(evq_schedule(&q, 0, 10, EVQ_CPU_DONE, 0, 1), 0);
+	cr_assert_eq(evq_push(&q, 10, EVQ_SYSCALL_DONE, 7, 0), 0);
+	cr_assert_eq(evq_schedule(&q, 1, 20, EVQ_CPU_DONE, 1, 1), 0);
+	const struct evq_item *it = evq_pop_at(&q, 10);
+	cr_assert(it && it->slot == 0 && it->gen == 1);
+	it = evq_pop_at(&q, 10); /* the unkeyed one, as a copy */
+	cr_assert(it && it->kind == EVQ_SYSCALL_DONE && it->id == 7);
+	cr_assert_null(evq_pop_at(&q, 10), "slot 1's is not due");
+	cr_assert_eq(evq_size(&q), 1);
+	cr_assert_eq(evq_top_time(&q), 20);
+	it = evq_pop_at(&q, 20);
+	cr_assert(it && it->slot == 1);
+	cr_assert_null(evq_pop_at(&q, 20), "nothing else: the held event stays held");
+	cr_assert(evq_empty(&q));
+	cr_assert_eq(evq_schedule(&q, 1, 25, EVQ_CPU_DONE, 1, 2), 0); /* replaces the held root */
+	it = evq_pop_at(&q, 25);
+	cr_assert(it && it->slot == 1 && it->gen == 2 && it->t == 25);
+	evq_free(&q);
+}
+
 static void assert_bounded_queue(const char *json, int procs, int64_t *steps_out)
 {
 	struct program *p = load_text(json);
