@@ -840,16 +840,16 @@ static int compile_all(struct wctx *c, json_t *root)
  * us). Durations only: the clock is whole us either way. */
 static int parse_tick(struct wctx *c, json_t *v)
 {
-	int64_t us = TICK_US;
+	int64_t ns = TICK_US * 1000;
 	if (json_is_integer(v))
-		us = json_integer_value(v);
-	else if (v && (!json_is_string(v) || workload_parse_duration_us(json_string_value(v), &us) != 0))
-		us = 0;
-	if (us != 1 && us != TICK_US) {
+		ns = json_integer_value(v) <= INT64_MAX / 1000 ? json_integer_value(v) * 1000 : 0;
+	else if (v && (!json_is_string(v) || workload_parse_duration_ns(json_string_value(v), &ns) != 0))
+		ns = 0;
+	if (ns != 1000 && ns != TICK_US * 1000) { /* exactly: "1ns" or "9.1us" is no tick */
 		push_key(c, "tick");
-		return fail(c, 0, "\"tick\" is \"10us\" (the default) or \"1us\": the step durations are rounded up to");
+		return fail(c, 0, "\"tick\", what durations are rounded up to, is \"10us\" (the default) or \"1us\"");
 	}
-	c->prog->tick_us = us;
+	c->prog->tick_us = ns / 1000;
 	return 0;
 }
 

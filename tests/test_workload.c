@@ -122,8 +122,10 @@ Test(workload, bad_values_are_named_where_they_stand)
 	cr_assert(strstr(error_of("{\"main\": [], \"extra\": 1}", NULL, 0), "w.json:1:14: unknown key \"extra\""));
 	cr_assert(strstr(error_of("{\"main\": [}", NULL, 0), "w.json:1:"));
 	cr_assert_str_eq(error_of("{\"tick\": \"5us\", \"main\": []}", NULL, 0),
-			 "w.json:1:10: \"tick\" is \"10us\" (the default) or \"1us\": the step durations are rounded up to");
-	cr_assert(strstr(error_of("{\"main\": [], \"tick\": true}", NULL, 0), "w.json:1:22: \"tick\" is"));
+			 "w.json:1:10: \"tick\", what durations are rounded up to, is \"10us\" (the default) or \"1us\"");
+	cr_assert(strstr(error_of("{\"tick\": \"1ns\", \"main\": []}", NULL, 0), "w.json:1:10: \"tick\","));
+	cr_assert(strstr(error_of("{\"tick\": \"9.1us\", \"main\": []}", NULL, 0), "w.json:1:10: \"tick\","));
+	cr_assert(strstr(error_of("{\"main\": [], \"tick\": true}", NULL, 0), "w.json:1:22: \"tick\","));
 }
 
 Test(workload, d_overrides_replace_params_and_bad_ones_name_the_flag)
