@@ -672,9 +672,10 @@ static int report(struct run *r, struct sim *s, enum sim_status st)
 		return EXIT_INVARIANT;
 	}
 	if (st == SIM_LIMIT) { /* as refused up front: bad input, nothing committed */
-		msg_error("%s: %s (--max-steps=%lld, --max-goroutines=%lld; its range, select or forever loops made the totals "
-			  "unknown up front); %s left as it was", r->o->workload, sim_message(s), (long long)r->o->max_steps,
-			  (long long)r->o->max_goroutines, r->trace.path ? r->trace.path : "nothing written");
+		msg_error("%s: %s (limits: --max-steps=%lld, --max-goroutines=%lld, a clock of %lld s; its range, select or "
+			  "forever loops, or its waits, made the totals unknown up front); %s left as it was",
+			  r->o->workload, sim_message(s), (long long)r->o->max_steps, (long long)r->o->max_goroutines,
+			  (long long)(SIM_CLOCK_MAX_US / 1000000), r->trace.path ? r->trace.path : "nothing written");
 		return EXIT_USAGE;
 	}
 	if (st == SIM_NOMEM) { /* a resource error: nothing committed */

@@ -13,7 +13,7 @@
 #define MAX_DEFINES 64
 #define MAX_GOROUTINES_DEFAULT 100000000LL
 #define MAX_STEPS_DEFAULT 10000000000LL /* 1e10 ops: hours of wall time at most */
-#define MAX_SIM_US (INT64_MAX / 4) /* the clock's headroom: ~73,000 years */
+#define MAX_SIM_US SIM_CLOCK_MAX_US
 
 struct opts {
 	struct sim_config cfg;

@@ -415,6 +415,10 @@ static SIM_HOT int next_instant(struct sim *s)
 		stop_at_until(s);
 		return -1;
 	}
+	if (t > SIM_CLOCK_MAX_US) { /* waits in a long loop: the clock's end */
+		sim_limit(s, "ran", SIM_CLOCK_MAX_US, "us of simulated time");
+		return -1;
+	}
 	s->now = t;
 	return 0;
 }

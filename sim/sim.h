@@ -52,6 +52,12 @@ enum sim_thread_op { SIM_THREAD_OPS(SIM_ENUM_TOP) TOP__N };
 /* A duration field set to SIM_MODEL_DEFAULT takes its model's default. */
 #define SIM_MODEL_DEFAULT (-1)
 
+/* The simulated clock's limit (~73,000 years): an instant past it stops
+ * the run (SIM_LIMIT), so now + a duration (at most 10^12 us) never
+ * overflows; cmd/run.c refuses a program whose CPU and syscall time alone
+ * pass it. */
+#define SIM_CLOCK_MAX_US (INT64_MAX / 4)
+
 struct sim_config {
 	int procs;              /* GOMAXPROCS, 1..MAX_PROCS */
 	int steal;              /* work stealing on (1) or off (0) */

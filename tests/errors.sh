@@ -42,6 +42,7 @@ w steps.json '{"main": [{"repeat": 1000000000, "body": [{"repeat": 1000000000, "
 w fewsteps.json '{"main": [{"repeat": 10, "body": [{"gosched": true}]}]}'
 w ovfgo.json '{"main": [{"repeat": 1000000000, "body": [{"repeat": 1000000000, "body": [{"repeat": 1000000000, "body": [{"go": "f"}]}]}]}], "funcs": {"f": []}}'
 w ovfsteps.json '{"main": [{"repeat": 1000000000, "body": [{"repeat": 1000000000, "body": [{"repeat": 1000000000, "body": [{"gosched": true}]}]}]}]}'
+w clockend.json '{"main": [{"repeat": 9300000, "body": [{"sleep": 999999999990}]}]}'
 w rangesteps.json '{"chans": {"c": 1000}, "main": [{"go": "r"}, {"repeat": 1000, "body": [{"send": "c"}]}], "funcs": {"r": [{"range": "c", "body": [{"repeat": 1000000, "body": [{"gosched": true}]}]}]}}'
 w rangego.json '{"chans": {"c": 100}, "main": [{"go": "r"}, {"repeat": 100, "body": [{"send": "c"}]}, {"close": "c"}], "funcs": {"r": [{"range": "c", "body": [{"go": "w"}]}], "w": [{"run": 10}]}}'
 w many.json '{"params": {"n": 10}, "main": [{"repeat": "$n", "body": [{"go": "f"}]}], "funcs": {"f": []}}'
@@ -130,6 +131,7 @@ ovfsteps.json: the number of steps the program takes overflows|-w ovfsteps.json
 --max-steps=0: expected a positive integer|--max-steps=0
 rangesteps.json: the program executed more than 100000 steps by t=0us|-w rangesteps.json --max-steps=100000 --model=seed
 rangego.json: the program started more than 50 goroutines by t=0us|-w rangego.json --max-goroutines=50 --model=seed
+clockend.json: the program ran more than 2305843009213693951 us of simulated time|-w clockend.json --model=seed
 bom.json:1:1: the workload starts with a UTF-8 byte-order mark; remove it|-w bom.json
 EOF2
 
