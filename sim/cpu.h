@@ -14,7 +14,12 @@
  * any other (EEVDF below); on one, it pays (m.bursting, an EVQ_CPU_BURST
  * event at the end) while its G, if it has one, waits (exec_cpu_pause),
  * and a burst cut short by a preemption is resumed when it gets a CPU
- * again. Without the mechanism (a CPU per P) the work is not placed. Each M is in one CPU state (m.cpu): NONE
+ * again. Simplification: the burst is placed at the instant's end, so it
+ * delays its G's next CPU work only: the ops that take no time (a send,
+ * a receive, a go statement, an Unlock) the G reaches first happen at
+ * once, before the M has paid (after a syscall's exitsyscall, a netpoll
+ * return, a woken M's futexsleep); in exitsyscall0 the G is queued before
+ * its old M pays the exit. Without the mechanism (a CPU per P) the work is not placed. Each M is in one CPU state (m.cpu): NONE
  * (wants none), WAIT (in a CPU run queue) or RUN (on CPU c,
  * s->cpus[c].m). A waiting M stalls: the CPU segment of its G is cut
  * (exec_cpu_pause) and its remaining run time does not progress until it

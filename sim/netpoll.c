@@ -96,7 +96,9 @@ int netpoll_block_return(struct sim *s, int32_t *pi, int32_t *gi)
 	int32_t mi = proc_startm_awake(s, *pi);
 	if (mi < 0)
 		return 0; /* the thread limit killed the program */
-	cpu_thread_op(s, mi, TOP_NETPOLL); /* its epoll_wait's sleep and return (cpu.h) */
+	/* its epoll_wait's sleep and return (cpu.h). Simplification: only a
+	 * return with data pays; a timeout or a netpollBreak wake pays nothing */
+	cpu_thread_op(s, mi, TOP_NETPOLL);
 	*gi = gqueue_pop(s, &s->netready);
 	unpark(s, *gi);
 	inject(s, *pi);
