@@ -181,8 +181,9 @@ int64_t runq_backoff_until(const struct sim *s, int32_t pi)
  * goroutines (its M has no G) takes it in that time, so the thief leaves
  * it. Simplification (the seed model; --model=runtime models the back-off
  * as time, above): a victim busy running a G cannot take it within
- * 3 us, and the back-off is below the tick, so there the thief takes it
- * at once. */
+ * 3 us, and the back-off is below the 10 us tick, so there the thief
+ * takes it at once (also in a "tick": "1us" workload, where a 1-2 us run
+ * could end within the back-off). */
 int32_t runq_steal(struct sim *s, int32_t pi, int32_t p2, int steal_runnext)
 {
 	struct p *pp = &s->allp[pi], *vp = &s->allp[p2];

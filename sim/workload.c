@@ -842,7 +842,7 @@ static int parse_tick(struct wctx *c, json_t *v)
 {
 	int64_t ns = TICK_US * 1000;
 	if (json_is_integer(v))
-		ns = json_integer_value(v) <= INT64_MAX / 1000 ? json_integer_value(v) * 1000 : 0;
+		ns = json_integer_value(v) == 1 || json_integer_value(v) == TICK_US ? json_integer_value(v) * 1000 : 0;
 	else if (v && (!json_is_string(v) || workload_parse_duration_ns(json_string_value(v), &ns) != 0))
 		ns = 0;
 	if (ns != 1000 && ns != TICK_US * 1000) { /* exactly: "1ns" or "9.1us" is no tick */

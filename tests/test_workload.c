@@ -125,6 +125,7 @@ Test(workload, bad_values_are_named_where_they_stand)
 			 "w.json:1:10: \"tick\", what durations are rounded up to, is \"10us\" (the default) or \"1us\"");
 	cr_assert(strstr(error_of("{\"tick\": \"1ns\", \"main\": []}", NULL, 0), "w.json:1:10: \"tick\","));
 	cr_assert(strstr(error_of("{\"tick\": \"9.1us\", \"main\": []}", NULL, 0), "w.json:1:10: \"tick\","));
+	cr_assert(strstr(error_of("{\"tick\": -10000000000000000, \"main\": []}", NULL, 0), "w.json:1:10: \"tick\","));
 	cr_assert(strstr(error_of("{\"main\": [], \"tick\": true}", NULL, 0), "w.json:1:22: \"tick\","));
 }
 
