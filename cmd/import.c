@@ -15,13 +15,14 @@
  *   sleeps of the observed wait; "sleep" a sleep and "network" /
  *   "IO wait" a net of the observed wait;
  * - GoSyscallBegin..End is a syscall of the observed duration (one under
- *   half a tick is CPU time of the stint around it);
+ *   5 us is CPU time of the stint around it);
  * - GoStop "runtime.Gosched" is a gosched; "preempted" nothing (the
  *   scheduler's, not the program's);
  * - a user region (trace.StartRegion .. End) is a region around the ops
  *   between its begin and end.
- * Durations are rounded to gosim's 10 us tick; run stints carry the
- * rounding error on, so each goroutine's CPU total is kept to 10 us.
+ * Durations are whole microseconds (the workload's "tick": "1us"); a run
+ * is its stint's end less its start, each read to the microsecond, so a
+ * goroutine's CPU total is kept to a fraction of a microsecond a stint.
  * Goroutines whose start function is in runtime or runtime/... are left out
  * and counted in the description. Unless --no-merge, each goroutine's ops
  * are folded into repeats and goroutines of one site and shape share a
@@ -51,7 +52,13 @@
 #include "msg.h"
 #include "out.h"
 
-#define TICK_NS 10000
+#define TICK_NS (IMPORT_TICK_US * 1000)
+/* A syscall shorter than this (a fast read or write, whose P exitsyscall's
+ * fast path keeps) is CPU time of the stint it is in (the 10 us tick's
+ * half, kept when the tick became 1 us: such a syscall's time is the
+ * thread's either way, and a syscall op would add the model's entry and
+ * exit on top). */
+#define FAST_SYSCALL_NS 5000
 
 enum { G_NONE, G_RUNNABLE, G_RUNNING, G_BLOCKED, G_SYSCALL, G_DEAD };
 enum { B_NONE, B_RECV, B_SEND, B_SELECT, B_SLEEP, B_NET, B_MUTEX, B_WG, B_RWMUTEX, B_COND, B_SYNC, B_OTHER };
@@ -67,7 +74,7 @@ struct ig {
 	int nwg;          /* WaitGroup waits so far: they name the wait groups */
 	int64_t since;    /* running since, blocked since, in a syscall since */
 	uint64_t block_p; /* the P it blocked on + 1 (0: none): where a timer it waits for is (maybeAdd) */
-	int64_t cpu_ns, cpu_emitted_us;
+	int64_t cpu_ns, cpu_tick_us, cpu_emitted_us; /* its CPU time; the same from times read to the tick; the runs written */
 	size_t created;   /* creation order */
 	json_t *ops;
 	json_t **open;    /* the bodies of the regions it is in, innermost last */
@@ -375,13 +382,20 @@ static int64_t ticks_us(int64_t ns)
 	return (t < 1 ? 1 : t) * (TICK_NS / 1000);
 }
 
-/* g stops running at ns: its stint is a run (carrying the rounding on). */
+/* ns to the nearest tick, in us. */
+static int64_t to_tick_us(int64_t ns) { return (ns + TICK_NS / 2) / TICK_NS * (TICK_NS / 1000); }
+
+/* g stops running at ns: its stint is a run, from its start to its end
+ * each read to the tick (so a trace whose events lie on whole us, give or
+ * take an instant's order, as gosim's own, gives back its durations
+ * exactly). */
 static void end_stint(struct imp *im, struct ig *g, int64_t ns)
 {
 	if (g->state != G_RUNNING)
 		return;
 	g->cpu_ns += ns - g->since;
-	int64_t total = (g->cpu_ns + TICK_NS / 2) / TICK_NS * (TICK_NS / 1000);
+	g->cpu_tick_us += to_tick_us(ns) - to_tick_us(g->since);
+	int64_t total = g->cpu_tick_us;
 	if (total > g->cpu_emitted_us) {
 		add_op(im, g, "run", json_integer(total - g->cpu_emitted_us));
 		g->cpu_emitted_us = total;
@@ -809,10 +823,10 @@ static void event(struct imp *im, const struct gtr_event *e, json_t *chans)
 		}
 		break;
 	case EV_GO_SYSCALL_END: case EV_GO_SYSCALL_END_BLOCKED:
-		if (c && c->state == G_SYSCALL && e->type == EV_GO_SYSCALL_END && ns - c->since < TICK_NS / 2) {
-			/* Simplification: a syscall under half a tick (a fast read or
-			 * write: exitsyscall's fast path keeps the P) is CPU time of the
-			 * stint it is in, not a syscall op of one whole tick. */
+		if (c && c->state == G_SYSCALL && e->type == EV_GO_SYSCALL_END && ns - c->since < FAST_SYSCALL_NS) {
+			/* Simplification: a syscall under 5 us (a fast read or write:
+			 * exitsyscall's fast path keeps the P) is CPU time of the stint
+			 * it is in, not a syscall op. */
 			c->state = G_RUNNING;
 		} else if (c && c->state == G_SYSCALL) {
 			add_op(im, c, "syscall", json_integer(ticks_us(ns - c->since)));
@@ -1074,6 +1088,10 @@ static size_t best_window(const int64_t *ph, size_t n, int64_t p, int64_t tol)
 #define TICK_MIN_WAKES 8
 #define TICK_FIT_PCT 75
 #define TICK_LATE_NS 1000000
+/* The period's resolution: 10 us (the window is over 1 ms wide; a finer
+ * step fits the wakes' jitter, not the ticker: a 5 ms ticker came out as
+ * 4997 us at 1 us). */
+#define PERIOD_STEP_NS 10000
 /* How many of g's wakes one window [phase + k*p, ... + w] holds (a holds
  * n scratch values). */
 static size_t grid_fit(const struct ig *g, int64_t p, int64_t w, int64_t *a)
@@ -1110,14 +1128,14 @@ static int64_t ticker_period(struct imp *im, const struct ig *g)
 	qsort(a, n - 1, sizeof *a, by_i64);
 	int64_t med = a[(n - 1) / 2], best = 0;
 	size_t fit = 0;
-	/* coarse steps of med/500 over med +- 20%, then ticks around the best */
-	int64_t step = med / 500 > TICK_NS ? med / 500 : TICK_NS;
+	/* coarse steps of med/500 over med +- 20%, then PERIOD_STEP_NS around the best */
+	int64_t step = med / 500 > PERIOD_STEP_NS ? med / 500 : PERIOD_STEP_NS;
 	for (int pass = 0; pass < 2; pass++) {
 		int64_t lo = pass ? best - step : med - med / 5, hi = pass ? best + step : med + med / 5;
-		int64_t by = pass ? TICK_NS : step;
+		int64_t by = pass ? PERIOD_STEP_NS : step;
 		for (int64_t q = lo; q <= hi; q += by) {
-			int64_t p = (q + TICK_NS / 2) / TICK_NS * TICK_NS; /* the op's period is in ticks */
-			if (p < TICK_NS || window_of(p) > p / 2)
+			int64_t p = (q + PERIOD_STEP_NS / 2) / PERIOD_STEP_NS * PERIOD_STEP_NS;
+			if (p < PERIOD_STEP_NS || window_of(p) > p / 2)
 				continue;
 			size_t f = grid_fit(g, p, window_of(p), a);
 			if (f > fit || (f == fit && best && off_span(g, p) < off_span(g, best))) {
@@ -1241,6 +1259,7 @@ static json_t *workload(struct imp *im, int merge)
 			 "between their mutex events.", inferred);
 	uint64_t procs = im->procs ? im->procs : im->maxp ? im->maxp : 1;
 	if (json_object_set_new(w, "name", json_string(name)) || json_object_set_new(w, "description", json_string(desc)) ||
+	    json_object_set_new(w, "tick", json_string(IMPORT_TICK)) ||
 	    json_object_set_new(w, "procs", json_integer((json_int_t)procs)) ||
 	    (exit_main(im, main_g) && json_object_set_new(w, "exit", json_string("main"))) ||
 	    (json_object_size(params) && json_object_set(w, "params", params)) || json_object_set_new(w, "chans", chans) ||

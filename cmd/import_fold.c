@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define TICK_US 10
+#define TICK_US IMPORT_TICK_US
 
 /* A one-tick run moved off the ops of a loop (tidy_runs with move) waits on
  * the op before it under this key, out of its shape, until fold_block
@@ -244,10 +244,11 @@ static json_t *repeat_op(long long c, json_t *body)
 /* c passes over body, with k ticks (k >= 2) carried off its ops spread over
  * them, appended to out: every pass's share of whole ticks a run at the
  * body's end, the rest a run of one tick after each q = c / k' passes, in
- * {"repeat": k', "body": [{"repeat": q, "body": body}, {"run": 10}]}, and
+ * {"repeat": k', "body": [{"repeat": q, "body": body}, {"run": 1}]}, and
  * the c - k' q passes left over (a copy of body, *extra) after it. So a
- * ping-pong whose stints are each under half a tick (every other one
- * rounded up to a tick) runs a tick every few exchanges, as it did, not
+ * ping-pong whose stints are each under half a tick (a few hundred ns:
+ * every other one rounded up to a tick of 1 us, the rounding carried on)
+ * runs a tick every few exchanges, as it did, not
  * all of them in one lump after the loop, which would hold its partner
  * runnable for that long. Simplification: the tick runs at the body's end,
  * not at the op it followed. */
@@ -287,6 +288,17 @@ static int spread_carry(json_t *out, json_t *body, long long c, long long k, jso
 	return rc;
 }
 
+/* Whether running v in each of a run slot's c passes (its sorted values
+ * vals, sum in all, mult times a pass) loses SPREAD_LOST_US or more that
+ * no one pass's stint holds half of: a loss to spread thin, not a lump.
+ * Then the slot keeps the mean, not a lower median: the median's loss is
+ * not one outlier's; what flooring the mean loses is spread. */
+static int thin_loss(const json_int_t *vals, size_t c, json_int_t v, long long sum, long long mult)
+{
+	long long lost = (sum - (long long)c * v) * mult;
+	return lost >= SPREAD_LOST_US && (vals[c - 1] - v) * 2 * mult < lost;
+}
+
 /* The c blocks of L ops at a[i..] averaged into the first, as a repeat
  * appended to out (then the CPU time the rounding down lost, as a run and
  * a loop). The ticks carried off the blocks' ops (tidy_runs) are spread
@@ -311,14 +323,15 @@ static int fold_block(json_t *a, size_t i, size_t len, size_t c, json_t *out, js
 		const struct slot *s = &ss[0].s[j];
 		int cpu = strcmp(s->key, "run") == 0 || strcmp(s->key, "loop") == 0;
 		json_int_t v = cpu ? floor_tick(sum, (long long)c) : nearest_tick(sum, (long long)c);
+		int run = strcmp(s->key, "run") == 0;
 		if (cpu) { /* the median when below the mean: an outlier stint stays one lump after the loop */
 			qsort(vals, c, sizeof *vals, by_int);
 			json_int_t med = floor_tick(vals[c / 2], 1);
-			if (med < v)
+			if (med < v && !(run && thin_loss(vals, c, med, sum, s->mult)))
 				v = med;
 		}
 		long long lost = (sum - (long long)c * v) * s->mult;
-		if (strcmp(s->key, "run") == 0 && lost >= SPREAD_LOST_US && (vals[c - 1] - v) * 2 * s->mult < lost)
+		if (run && thin_loss(vals, c, v, sum, s->mult))
 			carried += lost; /* a long lump, spread thin over the passes: no one stint holds half of it */
 		else if (strcmp(s->key, "run") == 0)
 			lost_run += lost;
@@ -338,7 +351,7 @@ static int fold_block(json_t *a, size_t i, size_t len, size_t c, json_t *out, js
 	const char *lk[2] = { "run", "loop" };
 	long long lv[2] = { lost_run, lost_loop };
 	for (int k = 0; k < 2 && rc == 0; k++)
-		if (lv[k] >= TICK_US / 2) {
+		if (lv[k] * 2 >= TICK_US) {
 			json_t *o = json_object();
 			rc = !o || json_object_set_new(o, lk[k], json_integer(nearest_tick(lv[k], 1))) || json_array_append_new(out, o);
 		}

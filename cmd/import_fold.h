@@ -14,14 +14,21 @@
 
 #include <jansson.h>
 
+/* The tick imported workloads declare ("tick": "1us"): their durations are
+ * whole microseconds, the resolution of gosim's clock, so a real program's
+ * stints of a few us (a ping-pong's hops) keep their length. */
+#define IMPORT_TICK_US 1
+#define IMPORT_TICK "1us"
+
 /* Folds ops in place, every nested body too: c >= 2 consecutive blocks of
  * L ops (L <= FOLD_MAX_PERIOD) of one shape become {"repeat": c, "body":
  * block}, when that saves at least two ops; the blocks' durations are
  * averaged slot by slot (waits to the nearest tick; run and loop the
  * median or the mean, whichever is lower, rounded down, the CPU time that
- * loses put in one run after the loop, or, when it is SPREAD_LOST_US or more
- * and no one pass holds half of it, spread over the passes, so the
- * total CPU is kept to 10 us). A first block whose durations are far off
+ * loses put in one run after the loop; but a run keeps its mean where the
+ * median would lose SPREAD_LOST_US or more that no one pass holds half
+ * of, and what rounding its mean down loses is spread over the passes
+ * when it is that much, so the total CPU is kept to the tick). A first block whose durations are far off
  * the others' (a cold start) stays out of the loop. Returns 0, or -1 out
  * of memory. */
 #define FOLD_MAX_PERIOD 16

@@ -1,12 +1,13 @@
 /* import_mutex.c: the uncontended sync.Mutex sections inferred for gosim
  * import (import_mutex.h says what and from what). */
 #include "import_mutex.h"
+#include "import_fold.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define TICK_US 10
+#define TICK_US IMPORT_TICK_US
 
 int mx_begin(struct mx_open *o, json_t *arr, int from, const char *mu)
 {

