@@ -1,4 +1,4 @@
-/* import.c: gosim import FILE.trace [-o workload.json] [--no-merge]: a Go
+/* import.c: gosim import FILE.trace [-o workload.json] [--no-merge] [--timer-due]: a Go
  * execution trace (v2, trace/gotrace_read.h) into a workload in gosim's
  * language (docs/import.md).
  *
@@ -59,6 +59,7 @@
  * thread's either way, and a syscall op would add the model's entry and
  * exit on top). */
 #define FAST_SYSCALL_NS 5000
+#define NETPOLL_MS_NS 1000000 /* netpoll_epoll.go: epoll_wait's timeout is whole ms */
 
 enum { G_NONE, G_RUNNABLE, G_RUNNING, G_BLOCKED, G_SYSCALL, G_DEAD };
 enum { B_NONE, B_RECV, B_SEND, B_SELECT, B_SLEEP, B_NET, B_MUTEX, B_WG, B_RWMUTEX, B_COND, B_SYNC, B_OTHER };
@@ -95,7 +96,10 @@ struct imp {
 	size_t *slot;     /* open hash: goid -> index+1 */
 	size_t nslot;
 	json_t *mutexes, *wgs; /* reconstructed: name -> true */
-	struct { uint64_t m, g, p; int has; } *ms; /* per M: its G, its P + 1 (0: none) */
+	/* per M: its G, its P + 1 (0: none), and when it last stopped a P and
+	 * started one (findRunnable: releasing the P before netpoll's blocking
+	 * wait, acquiring one after it) */
+	struct { uint64_t m, g, p; int has; int64_t stop_ns, start_ns; } *ms;
 	size_t nms, capm;
 	/* per P (by id, below MAX_PID): its last pass through the scheduler
 	 * (schedule/findRunnable: checkTimers), and whether that was a GoStart
@@ -110,6 +114,7 @@ struct imp {
 	int64_t *lat;     /* runnable -> running delays of user goroutines, ns */
 	size_t nlat, caplat;
 	struct mx_log mx; /* the stretches between mutex events, for mutex_infer */
+	int timer_due;    /* --timer-due: timer waits woken through an idle P as their due time (netpoll_due_ns) */
 	int oom;
 	char bad[160];    /* a malformed trace: what, at which offset */
 };
@@ -249,6 +254,7 @@ static size_t m_slot(struct imp *im, uint64_t m)
 		im->ms[i].m = m;
 		im->ms[i].has = 0;
 		im->ms[i].g = im->ms[i].p = 0;
+		im->ms[i].stop_ns = im->ms[i].start_ns = -1;
 	}
 	return i;
 }
@@ -278,6 +284,16 @@ static void set_m_p(struct imp *im, uint64_t m, uint64_t p1)
 	size_t i = m_slot(im, m);
 	if (i != SIZE_MAX)
 		im->ms[i].p = p1 <= MAX_PID ? p1 : 0;
+}
+
+/* M m stops its P (start 0) or starts one (start 1) at ns. */
+static void m_proc(struct imp *im, uint64_t m, int64_t ns, int start)
+{
+	size_t i = m_slot(im, m);
+	if (i != SIZE_MAX && start)
+		im->ms[i].start_ns = ns;
+	else if (i != SIZE_MAX)
+		im->ms[i].stop_ns = ns;
 }
 
 /* P p1 - 1 passes through the scheduler at ns: run says whether by
@@ -581,6 +597,39 @@ static int wg_wait(struct imp *im, struct ig *g, struct ig *w, int64_t ns)
 	return 0;
 }
 
+/* When the timer that woke g was due (ns), if M m woke it through an idle
+ * P: m, holding P by_p - 1, has run no goroutine since it started that P at
+ * R, and it stopped a P at S, after g blocked, before that: findRunnable
+ * found nothing at S (checkTimers: the timer was not due), released the P
+ * and waited in netpoll, then took an idle P at R and ran the timer (proc.go
+ * findRunnable). netpoll_epoll.go waits whole milliseconds (delay / 1e6,
+ * 1 ms for a delay under 1 ms), so a wait R - S of k whole ms (and the
+ * timer slack, 50-100 us) says the timer was due in [S + k ms, R] for
+ * k >= 2, and in (S, R] for k = 1 (a delay under 1 ms, or 1 ms and a
+ * little) or k = 0 (woken early: netpollBreak, a new timer). The estimate
+ * is the middle of that range, so that a replay whose netpoll waits whole
+ * milliseconds too (--netpoll-wait=ms, the runtime model's) wakes about
+ * when the real run did where its P is idle from about S, without the
+ * real lateness counted twice. -1 when not woken so, or without
+ * --timer-due (then the observed wait, lateness included, is what a replay
+ * with --netpoll-wait=exact needs).
+ * Simplification: the middle of the range; the real due time is anywhere
+ * in it (a time.Sleep's duration is not in the trace). */
+static int64_t netpoll_due_ns(const struct imp *im, const struct ig *g, uint64_t m, uint64_t by_p)
+{
+	size_t i = 0;
+	while (i < im->nms && im->ms[i].m != m)
+		i++;
+	if (!im->timer_due || i == im->nms || by_p == 0 || by_p > im->npp || im->pp[by_p - 1].run)
+		return -1;
+	int64_t s = im->ms[i].stop_ns, r = im->ms[i].start_ns;
+	if (s < g->since || r <= s || im->pp[by_p - 1].ns != r)
+		return -1;
+	int64_t k = (r - s) / NETPOLL_MS_NS, lo = k >= 2 ? s + k * NETPOLL_MS_NS : s;
+	int64_t due = lo + (r - lo) / 2;
+	return due - g->since < TICK_NS ? g->since + TICK_NS : due;
+}
+
 /* The wait to replay for g's wait on a timer (a sleep, a timer's channel),
  * woken at ns on P by_p - 1 (0: unknown). A timer is run only where a P
  * passes through the scheduler (checkTimers in schedule and findRunnable,
@@ -594,15 +643,18 @@ static int wg_wait(struct imp *im, struct ig *g, struct ig *w, int64_t ns)
  * same way. The wait replayed ends one tick after L, not at the observed
  * wake (which the replay would delay again to its next pass: the 1 ms
  * ticker of tests/data/importgo/twins/ticker, waking at a CPU-bound P's
- * preemptions, replayed 17 ms waits that fired 35 ms late). Otherwise (the
- * timer fired when its P was idle and woke for it, or on another P) the
- * observed wait is kept, lateness included.
+ * preemptions, replayed 17 ms waits that fired 35 ms late). Woken through
+ * an idle P (netpoll_due_ns), the wait ends at the timer's estimated due
+ * time. Otherwise (on another P that was running goroutines) the observed
+ * wait is kept, lateness included.
  * Simplification: the real timer was due somewhere in (L, ns]; a replay
  * that passes through its scheduler sooner than the real run did fires it
  * earlier than it was due. */
-static int64_t timer_wait_ns(const struct imp *im, const struct ig *g, int64_t ns, uint64_t by_p)
+static int64_t timer_wait_ns(const struct imp *im, const struct ig *g, int64_t ns, uint64_t by_p, uint64_t m)
 {
-	int64_t wait = ns - g->since;
+	int64_t wait = ns - g->since, due = netpoll_due_ns(im, g, m, by_p);
+	if (due >= 0)
+		return due - g->since;
 	if (by_p == 0 || by_p != g->block_p || by_p > im->npp)
 		return wait;
 	int64_t l = im->pp[by_p - 1].ns;
@@ -612,12 +664,12 @@ static int64_t timer_wait_ns(const struct imp *im, const struct ig *g, int64_t n
 }
 
 /* g, blocked, is woken at ns by w (NULL: no user goroutine), on P by_p - 1
- * (0: unknown). */
-static void unblock(struct imp *im, struct ig *g, struct ig *w, int64_t ns, json_t *chans, uint64_t by_p)
+ * (0: unknown) by M m. */
+static void unblock(struct imp *im, struct ig *g, struct ig *w, int64_t ns, json_t *chans, uint64_t by_p, uint64_t m)
 {
 	int k = g->block;
 	int timer = !w && (k == B_SLEEP || k == B_RECV || k == B_SEND || k == B_SELECT);
-	int64_t wait_us = ticks_us(timer ? timer_wait_ns(im, g, ns, by_p) : ns - g->since);
+	int64_t wait_us = ticks_us(timer ? timer_wait_ns(im, g, ns, by_p, m) : ns - g->since);
 	if ((k == B_RECV || k == B_SEND || k == B_SELECT) && w) {
 		const struct ig *snd = k == B_SEND ? g : w, *rcv = k == B_SEND ? w : g;
 		char *c = chan_name(snd, rcv);
@@ -708,6 +760,7 @@ static void event(struct imp *im, const struct gtr_event *e, json_t *chans)
 			im->maxp = e->arg[0] + 1;
 		if (e->type == EV_PROC_START) { /* its M looks for work: a pass (findRunnable) */
 			set_m_p(im, e->m, e->arg[0] + 1);
+			m_proc(im, e->m, ns, 1);
 			p_pass(im, e->arg[0] + 1, ns, 0);
 		} else if (e->arg[1] == PROC_RUNNING || e->arg[1] == PROC_SYSCALL) {
 			set_m_p(im, e->m, e->arg[0] + 1);
@@ -715,6 +768,7 @@ static void event(struct imp *im, const struct gtr_event *e, json_t *chans)
 		break;
 	case EV_PROC_STOP: /* findRunnable found nothing, after checkTimers: a pass */
 		p_pass(im, m_p(im, e->m), ns, 0);
+		m_proc(im, e->m, ns, 0);
 		set_m_p(im, e->m, 0);
 		break;
 	case EV_PROC_STEAL: /* sysmon's retake: the M in a syscall has no P now */
@@ -775,7 +829,7 @@ static void event(struct imp *im, const struct gtr_event *e, json_t *chans)
 		if (g->state == G_RUNNABLE && !g->runtime)
 			add_latency(im, ns - g->since);
 		if (g->state == G_BLOCKED)
-			unblock(im, g, NULL, ns, chans, 0);
+			unblock(im, g, NULL, ns, chans, 0, e->m);
 		start(g, ns, G_RUNNING);
 		p_pass(im, m_p(im, e->m), ns, 1); /* schedule's checkTimers, then execute */
 		set_cur(im, e->m, g);
@@ -814,7 +868,7 @@ static void event(struct imp *im, const struct gtr_event *e, json_t *chans)
 	case EV_GO_UNBLOCK:
 		if ((g = find_g(im, e->arg[0])) == NULL || g->runtime || g->state != G_BLOCKED)
 			break;
-		unblock(im, g, c, ns, chans, m_p(im, e->m));
+		unblock(im, g, c, ns, chans, m_p(im, e->m), e->m);
 		break;
 	case EV_GO_SYSCALL_BEGIN:
 		if (c) {
@@ -1504,7 +1558,7 @@ static int put_stats(struct imp *im, const char *path)
 }
 
 static const char import_usage[] =
-	"Usage: gosim import FILE.trace [-o WORKLOAD.json] [--no-merge] [--stats=FILE]\n"
+	"Usage: gosim import FILE.trace [-o WORKLOAD.json] [--no-merge] [--timer-due] [--stats=FILE]\n"
 	"Turn a Go execution trace (runtime/trace, go test -trace; Go 1.22+) into a\n"
 	"workload that gosim replays: gosim -w WORKLOAD.json -p N.\n"
 	"  -o, --output=FILE  the workload (default '-': stdout)\n"
@@ -1513,23 +1567,30 @@ static const char import_usage[] =
 	"      --no-merge     exact: one function per goroutine, every op as it was\n"
 	"                     (default: repeated ops folded into repeat loops, and\n"
 	"                     goroutines of one site and shape share a function,\n"
-	"                     differing durations as params at their mean)\n";
+	"                     differing durations as params at their mean)\n"
+	"      --timer-due    a timer wait woken through an idle P's netpoll as its\n"
+	"                     estimated due time, for a replay with the runtime\n"
+	"                     model's whole-ms netpoll wait (the default); without\n"
+	"                     it, as observed, for --netpoll-wait=exact\n";
 
 int import_main(int argc, char **argv)
 {
 	static const struct option opts[] = { { "output", required_argument, NULL, 'o' },
 					      { "no-merge", no_argument, NULL, 'M' },
+					      { "timer-due", no_argument, NULL, 'T' },
 					      { "stats", required_argument, NULL, 'S' },
 					      { "help", no_argument, NULL, 'h' },
 					      { NULL, 0, NULL, 0 } };
 	const char *outp = "-", *statp = NULL;
-	int merge = 1, c;
+	int merge = 1, due = 0, c;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
 		if (c == 'o')
 			outp = optarg;
 		else if (c == 'M')
 			merge = 0;
+		else if (c == 'T')
+			due = 1;
 		else if (c == 'S')
 			statp = optarg;
 		else if (c == 'h') {
@@ -1544,7 +1605,7 @@ int import_main(int argc, char **argv)
 		msg_usage("import: takes one trace file");
 		return 2;
 	}
-	struct imp im = { .file = argv[optind] };
+	struct imp im = { .file = argv[optind], .timer_due = due };
 	struct stat st;
 	size_t n = 0;
 	uint8_t *buf = slurp(im.file, &n, &st);

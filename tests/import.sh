@@ -337,6 +337,24 @@ assert s == [1, 1], s' "$tmp/busy.imp.json" || no "busy: the sleeps woken at a p
 [ "$(shape -w "$tmp/busy.json" --model=runtime $free)" = "$(shape -w "$tmp/busy.imp.json" --model=runtime $free)" ] ||
 	no "busy: the import's replay does not keep the schedule"
 
+# A sleep woken through an idle P's netpoll (1.5 ms at 1 P: the runtime
+# model's netpoll waits whole milliseconds, so the M wakes 1 ms and the
+# slack after the P went idle, finds the timer not due, and waits 1 ms more:
+# 2.14 ms observed). The import keeps the observed wait (for a replay with
+# --netpoll-wait=exact); with --timer-due it is the middle of the last
+# netpoll wait, 1605 us, so the replay under the default whole-ms wait ends
+# with the run (44.8 ms), where the observed wait counts the lateness twice
+# (64.8 ms).
+np="$fixed --cost-go=0 --cost-chan=0 --cost-switch=0"
+printf '%s' '{"name": "np", "procs": 1, "tick": "1us", "main": [{"repeat": 20, "body": [{"run": 100}, {"sleep": 1500}]}]}' > "$tmp/np.json"
+"$gosim" -w "$tmp/np.json" $np -q -t "$tmp/np.trace" --format=gotrace && "$gosim" import "$tmp/np.trace" -o "$tmp/np.obs.json" 2>/dev/null &&
+	"$gosim" import --timer-due "$tmp/np.trace" -o "$tmp/np.due.json" 2>/dev/null || no "timer due: run or import failed"
+grep -q '{"repeat":20,"body":\[{"run":100},{"sleep":2140}\]}' "$tmp/np.obs.json" || no "timer due: the observed wait is not kept without --timer-due"
+grep -q '{"repeat":20,"body":\[{"run":100},{"sleep":1605}\]}' "$tmp/np.due.json" || no "timer due: --timer-due: $(grep repeat "$tmp/np.due.json")"
+a=$("$gosim" -w "$tmp/np.json" $np | grep '^  makespan') b=$("$gosim" -w "$tmp/np.due.json" $np | grep '^  makespan')
+c=$("$gosim" -w "$tmp/np.obs.json" $np | grep '^  makespan')
+[ "$a" = "$b" ] && [ "$c" = "  makespan     64.800 ms" ] || no "timer due: the replays: run $a, due $b, observed $c"
+
 # A trace that stops with main running and other goroutines alive (the
 # server: main returns at its uptime, Go's rule ends the program) imports
 # with "exit": "main", so the replay ends with main; a fan-out whose
@@ -428,5 +446,5 @@ head -c 100 "$t" > "$tmp/cut.trace"
 "$gosim" import "$tmp/cut.trace" -o "$tmp/keep.json" 2> /dev/null
 [ "$(cat "$tmp/keep.json")" = old ] || no "a failed import replaced the old output file"
 
-[ $fail -eq 0 ] && echo "import: ok (10 round trips, the mutex workload's locks, a real mutex's sections, a pool's passes, the real trace's golden workload, the pool's Mutex and WaitGroup, sleeps woken at a preemption, exit at main's end, 4 fresh captures and 2 built-in twins' traces, $cases malformed traces)"
+[ $fail -eq 0 ] && echo "import: ok (10 round trips, the mutex workload's locks, a real mutex's sections, a pool's passes, the real trace's golden workload, the pool's Mutex and WaitGroup, sleeps woken at a preemption, a timer woken through netpoll, exit at main's end, 4 fresh captures and 2 built-in twins' traces, $cases malformed traces)"
 exit $fail
