@@ -15,19 +15,21 @@ static const char csv_header[] =
 static const char csv_header_explain[] =
 	"t,seq,ev,g,p,m,from,to,from_p,reason,victim,n,runnext,from_m,ran_us,by_m,by_p,fn,wait,chan,rule,rule_n\n";
 
-/* A g record's columns p .. by_p (p, m, from, to, from_p, reason, the
- * five empty integers, by_m, by_p), as formatted for one combination of
- * their values. Nearly every g record repeats one of a few dozen (the
- * same P, M and move), so the texts are kept in a small direct-mapped
- * table looked up by the values themselves (a slot holds the last
- * combination hashed to it; k0 0: empty): a hit is a compare and one
- * block copy instead of six appenders. */
-#define CSV_GMID 256
-#define CSV_GMID_TEXT 64 /* a longer text is not kept; copied whole, it stays within the record's
-				  reserved TRACE_MAX_RECORD (it starts a few dozen bytes in) */
-struct csv_gmid {
-	uint64_t k0, k1, k2;
-	char s[CSV_GMID_TEXT];
+/* A g record's columns after g (p, m, from, to, from_p, reason, the five
+ * empty integers, by_m, by_p, fn, wait, chan) and its line's end, as
+ * formatted for one combination of the fields they show. Nearly every g
+ * record repeats one of a few dozen (the same P, M and move), so the
+ * texts are kept in a small direct-mapped table looked up by the fields
+ * themselves (a slot holds the last combination hashed to it; k0 ~0,
+ * which no record has (its from would be 0xff), when empty): a hit is a compare and one block
+ * copy instead of the appenders. Not with --explain (a rule per record). */
+#define CSV_GREST 256
+#define CSV_GREST_TEXT 80 /* a longer text is not kept; copied whole, it stays within the record's
+			     reserved TRACE_MAX_RECORD (it starts a few dozen bytes in) */
+struct csv_grest {
+	uint64_t k0, k1, k2, k3;
+	uint8_t wait;
+	char s[CSV_GREST_TEXT];
 	uint8_t len;
 };
 
@@ -44,7 +46,7 @@ struct csv_state {
 	/* a G record's: from and to as one (from << 4 | to); the reason with
 	 * the five empty integers after it (victim .. ran_us); the wait */
 	struct tr_frags g_from_to, g_reason, wait;
-	struct csv_gmid gmid[CSV_GMID];
+	struct csv_grest grest[CSV_GREST];
 };
 
 static int csv_frags(struct csv_state *c)
@@ -66,6 +68,8 @@ static void *csv_open(struct trace_out *o, const struct trace_meta *m)
 		return NULL;
 	c->o = o;
 	tr_small_init(c->ints);
+	for (int i = 0; i < CSV_GREST; i++)
+		c->grest[i].k0 = ~0ULL;
 	if (csv_frags(c) != 0 || trace_names_init(&c->names, m) != 0 ||
 	    trace_out_room(o, c->most = trace_record_most(&c->names, 1)) != 0) {
 		trace_names_release(&c->names);
@@ -174,8 +178,8 @@ static char *g_tail(char *p, const struct csv_state *c, const struct sim_event *
 	return cols_wait_end(p, c, e, e->wait != 0, ch);
 }
 
-/* The columns p .. by_p of a g record, formatted. */
-static char *g_mid_put(char *p, const struct csv_state *c, const struct sim_event *e)
+/* The columns after g of a g record and the line's end, formatted. */
+static char *g_rest_put(char *p, const struct csv_state *c, const struct sim_event *e)
 {
 	p = tr_put_ic2(p, c->pairs, c->ints, e->p, e->m, "", 0);
 	if (tr_pair_fits(e->from, e->to)) {
@@ -186,41 +190,50 @@ static char *g_mid_put(char *p, const struct csv_state *c, const struct sim_even
 	}
 	p = tr_put_ic(p, c->ints, e->from_p);
 	p = tr_put_frag(p, tr_frag_of(&c->g_reason, e->reason));
-	return tr_put_ic2(p, c->pairs, c->ints, e->by_m, e->by_p, "", 0);
+	p = tr_put_ic2(p, c->pairs, c->ints, e->by_m, e->by_p, "", 0);
+	if ((e->from == PL_NEW) | e->wait | c->explain)
+		return g_tail(p, c, e);
+	return TR_PUT_LIT(p, ",,\n");
 }
 
-_Static_assert(offsetof(struct sim_event, to) == offsetof(struct sim_event, from) + 1 &&
-		       offsetof(struct sim_event, reason) == offsetof(struct sim_event, from) + 2 &&
+_Static_assert(offsetof(struct sim_event, from) == offsetof(struct sim_event, ev) + 1 &&
+		       offsetof(struct sim_event, to) == offsetof(struct sim_event, ev) + 2 &&
+		       offsetof(struct sim_event, reason) == offsetof(struct sim_event, ev) + 3 &&
 		       offsetof(struct sim_event, m) == offsetof(struct sim_event, p) + 4 &&
-		       offsetof(struct sim_event, by_p) == offsetof(struct sim_event, by_m) + 4,
-	       "the columns a g record's key reads as words are adjacent");
+		       offsetof(struct sim_event, by_p) == offsetof(struct sim_event, by_m) + 4 &&
+		       offsetof(struct sim_event, obj) == offsetof(struct sim_event, fn) + 4,
+	       "the fields a g record's key reads as words are adjacent");
 
-/* The same through the table (struct csv_gmid): the key is from, to,
- * reason and from_p; p and m; by_m and by_p (each pair read as a word). */
-static inline char *g_mid(char *p, struct csv_state *c, const struct sim_event *e)
+/* The same through the table (struct csv_grest), keyed by the fields the
+ * text shows, read as words: ev (g), from, to, reason and from_p; p and
+ * m; by_m and by_p; fn and obj; and wait. */
+static inline char *g_rest(char *p, struct csv_state *c, const struct sim_event *e)
 {
-	uint32_t ftr = 0;
-	uint64_t k1, k2;
-	memcpy(&ftr, &e->from, 3);
+	if (c->explain)
+		return g_rest_put(p, c, e);
+	uint32_t w;
+	uint64_t k1, k2, k3;
+	memcpy(&w, &e->ev, 4);
 	memcpy(&k1, &e->p, 8);
 	memcpy(&k2, &e->by_m, 8);
-	uint64_t k0 = (uint64_t)(uint32_t)e->from_p << 32 | ftr | 1u << 24; /* never 0 */
-	struct csv_gmid *g = &c->gmid[((k0 ^ k1 * 3 ^ k2 * 5) * 0x9e3779b97f4a7c15ULL) >> 56];
-	if (__builtin_expect(g->k0 == k0 && g->k1 == k1 && g->k2 == k2, 1)) {
-		memcpy(p, g->s, CSV_GMID_TEXT); /* see CSV_GMID_TEXT */
+	memcpy(&k3, &e->fn, 8);
+	uint64_t k0 = (uint64_t)(uint32_t)e->from_p << 32 | w;
+	struct csv_grest *g = &c->grest[((k0 ^ k1 ^ k2 << 1 ^ k3 << 2 ^ e->wait) * 0x9e3779b97f4a7c15ULL) >> 56];
+	if (__builtin_expect(g->k0 == k0 && g->k1 == k1 && g->k2 == k2 && g->k3 == k3 && g->wait == e->wait, 1)) {
+		memcpy(p, g->s, CSV_GREST_TEXT); /* see CSV_GREST_TEXT */
 		return p + g->len;
 	}
-	char *end = g_mid_put(p, c, e);
+	char *end = g_rest_put(p, c, e);
 	size_t n = (size_t)(end - p);
-	if (n <= CSV_GMID_TEXT) {
-		*g = (struct csv_gmid){ .k0 = k0, .k1 = k1, .k2 = k2, .len = (uint8_t)n };
+	if (n <= CSV_GREST_TEXT) {
+		*g = (struct csv_grest){ .k0 = k0, .k1 = k1, .k2 = k2, .k3 = k3, .wait = e->wait, .len = (uint8_t)n };
 		memcpy(g->s, p, n);
 	}
 	return end;
 }
 
-/* A g record, nearly every one: its columns in order, the columns p ..
- * by_p as one block (g_mid). */
+/* A g record, nearly every one: t, seq, ev and g, then the rest as one
+ * block (g_rest). */
 static int csv_g(struct csv_state *c, const struct sim_event *e)
 {
 	char *p = trace_record_begin(c->o, c->most);
@@ -229,12 +242,7 @@ static int csv_g(struct csv_state *c, const struct sim_event *e)
 	p = tr_put_tseq(p, &c->ts, e->t, e->seq);
 	p = TR_PUT_LIT(p, "g,");
 	p = tr_put_ic(p, c->ints, e->g);
-	p = g_mid(p, c, e);
-	if (__builtin_expect((e->from == PL_NEW) | e->wait | c->explain, 0))
-		p = g_tail(p, c, e);
-	else
-		p = TR_PUT_LIT(p, ",,\n");
-	return trace_record_end(c->o, p);
+	return trace_record_end(c->o, g_rest(p, c, e));
 }
 
 static int csv_event(void *st, const struct sim_event *e)
