@@ -377,8 +377,9 @@ static int32_t preempt_target(struct sim *s, int32_t mi)
 	return best;
 }
 
-/* CPU c's occupant stops running and waits (at its queue's tail). */
-static void preempt(struct sim *s, int32_t c)
+/* CPU c's occupant stops running and waits, at its queue's head (take_last)
+ * or tail. */
+static void unseat(struct sim *s, int32_t c, int head)
 {
 	int32_t o = s->cpus[c].m;
 	update_curr(s, c);
@@ -386,8 +387,9 @@ static void preempt(struct sim *s, int32_t c)
 	stop_burst(s, o, c);
 	pause_g(s, o);
 	s->allm[o].cpuleft = s->now;
-	enqueue(s, o, 0);
+	enqueue(s, o, head);
 }
+
 
 /* An M that newly wants a CPU (last): it runs on the CPU it last ran on,
  * and preempts that CPU's occupant, which waits at the head of the CPU's
@@ -400,15 +402,8 @@ static int take_last(struct sim *s, int32_t mi)
 	int32_t c = s->allm[mi].cpuhome;
 	drop_if_unwanted(s, c);
 	place(s, mi);
-	int32_t o = s->cpus[c].m;
-	if (o >= 0) {
-		update_curr(s, c);
-		s->cpus[c].m = -1;
-		stop_burst(s, o, c);
-		pause_g(s, o);
-		s->allm[o].cpuleft = s->now;
-		enqueue(s, o, 1);
-	}
+	if (s->cpus[c].m >= 0)
+		unseat(s, c, 1);
 	run_on(s, mi, c);
 	return 1;
 }
@@ -425,7 +420,7 @@ static int take(struct sim *s, int32_t mi)
 	place(s, mi);
 	int32_t c = s->nwaiting == 0 ? free_cpu(s) : -1;
 	if (c < 0 && (c = preempt_target(s, mi)) >= 0)
-		preempt(s, c);
+		unseat(s, c, 0);
 	if (c >= 0) {
 		run_on(s, mi, c);
 		return 1;
@@ -711,7 +706,7 @@ void cpu_slice_end(struct sim *s, int32_t c)
 	if (mp->cpuv >= mp->cpud) /* update_deadline: a new slice, and a reschedule */
 		mp->cpud = mp->cpuv + s->cpu_slice_us;
 	if (pick(s, s->cpu_last ? c : -1, mi) != mi)
-		preempt(s, c); /* cpu_balance gives the CPU to the queue's pick */
+		unseat(s, c, 0); /* cpu_balance gives the CPU to the queue's pick */
 }
 
 void cpu_load_balance(struct sim *s)
