@@ -454,6 +454,21 @@ static char *patch_seed(char *text, uint64_t seed)
 	return out;
 }
 
+/* The thread operations' costs (--cost-futex-wake, ...) as
+ * cost_futex_wake_ns, ...: each name with '_' for '-'. */
+static int thread_costs_json(json_t *j, const struct sim_config *c)
+{
+	for (int op = 0; op < TOP__N; op++) {
+		char key[48];
+		int n = snprintf(key, sizeof key, "cost_%s_ns", sim_thread_op_name(op));
+		for (int i = 0; i < n; i++)
+			key[i] = key[i] == '-' ? '_' : key[i];
+		if (json_object_set_new(j, key, json_integer((json_int_t)c->cost_thread_ns[op])) != 0)
+			return -1;
+	}
+	return 0;
+}
+
 /* The run's configuration for the trace, exactly as run; NULL when out of
  * memory (every jansson call is checked). */
 static char *config_json(const struct run *r)
@@ -484,7 +499,9 @@ static char *config_json(const struct run *r)
 	     json_object_set_new(j, "cost_go_ns", json_integer((json_int_t)c->cost_go_ns)) != 0 ||
 	     json_object_set_new(j, "cost_chan_ns", json_integer((json_int_t)c->cost_chan_ns)) != 0 ||
 	     json_object_set_new(j, "cost_switch_ns", json_integer((json_int_t)c->cost_switch_ns)) != 0 ||
-	     json_object_set_new(j, "cost_gosched_ns", json_integer((json_int_t)c->cost_gosched_ns)) != 0)) {
+	     json_object_set_new(j, "cost_gosched_ns", json_integer((json_int_t)c->cost_gosched_ns)) != 0 ||
+	     json_object_set_new(j, "cost_sysmon_ns", json_integer((json_int_t)c->cost_sysmon_ns)) != 0 ||
+	     thread_costs_json(j, c) != 0)) {
 		json_decref(j);
 		j = NULL;
 	}
