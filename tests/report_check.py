@@ -159,6 +159,8 @@ def analyse(trace, rep):
                 if to == "running":
                     samples[g].append(t - g_wait_start[g])
                 waits.append((g, g_wait_start[g], t))
+            elif fr == "waiting" and to == "running":  # findRunnable's netpoll ran it at once
+                samples[g].append(0)
             if to == "dead":
                 g_died[g] = t
                 live -= 1

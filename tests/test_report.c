@@ -80,6 +80,23 @@ Test(report, latency_percentiles_follow_the_nearest_rank_rule)
 	report_free(r);
 }
 
+Test(report, a_goroutine_netpoll_runs_at_once_is_a_latency_sample_of_zero)
+{
+	struct report *r = open_report(1, 0);
+	move(r, 0, 1, PL_NEW, -1, PL_LOCAL, 0, 0);
+	move(r, 10, 1, PL_LOCAL, 0, PL_RUNNING, 0, -1); /* waited 10 */
+	move(r, 20, 1, PL_RUNNING, 0, PL_WAITING, -1, -1);
+	move(r, 50, 1, PL_WAITING, -1, PL_RUNNING, 0, -1); /* findRunnable's netpoll ran it */
+	move(r, 60, 1, PL_RUNNING, 0, PL_DEAD, -1, -1);
+	json_t *j = as_json(r, 60);
+	json_t *lat = json_object_get(j, "latency");
+	cr_assert_eq(get(lat, "count"), 2);
+	cr_assert_eq(get(lat, "p50_us"), 0);
+	cr_assert_eq(get(lat, "max_us"), 10);
+	json_decref(j);
+	report_free(r);
+}
+
 Test(report, a_long_wait_names_who_ran_on_each_p_meanwhile)
 {
 	struct report *r = open_report(2, 50);

@@ -535,6 +535,13 @@ static int on_g(struct report *r, const struct sim_event *e)
 		gp->moves++;
 	} else if (was && wait_end(r, gp, e) != 0) {
 		return -1;
+	} else if (e->from == PL_WAITING && e->to == PL_RUNNING && latency_sample(r, gp, 0) != 0) {
+		/* findRunnable's netpoll runs a G it woke at once: one record
+		 * here, but the runtime makes it _Grunnable first (proc.go
+		 * findRunnable: casgstatus(gp, _Gwaiting, _Grunnable), a
+		 * GoUnblock in its trace) and counts that interval in
+		 * /sched/latencies, as go tool trace does: a sample of 0. */
+		return -1;
 	}
 	if (e->to == PL_WAITING && (gp->key = wait_key(r, e->wait, e->obj)) < 0)
 		return -1;
