@@ -259,8 +259,9 @@ void sysmon_pass(struct sim *s)
 	s->sysmon_deadline = deadline(s);
 }
 
-/* Whether a pass falls at the current instant and must run. */
-int sysmon_runs_now(struct sim *s)
+/* Whether a pass falls at the current instant and must run (sysmon.h's
+ * inline part first). */
+int sysmon_runs_now_walk(struct sim *s)
 {
 	if (s->now == s->sysmon_next)
 		return 1;
@@ -277,7 +278,7 @@ int sysmon_runs_now(struct sim *s)
  * the same answer, and one beyond it goes on from where the walk stopped
  * (skip_to to a target, then on to a later one, ends where one walk to
  * the later one does), so each idle pass is drawn once. */
-int64_t sysmon_next_wake(struct sim *s)
+int64_t sysmon_next_wake_walk(struct sim *s)
 {
 	int64_t target = s->now + 1;
 	if (!s->cfg.eager_sysmon && !cpu_placed(s) && !s->sysmon_dirty) {

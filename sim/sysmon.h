@@ -44,13 +44,35 @@
 void sysmon_pass(struct sim *s);
 /* sysmon's clock as sim_new leaves it: its next pass worked out. */
 void sysmon_init_clock(struct sim *s);
-/* Whether a pass falls at the current instant and must run. */
-int sysmon_runs_now(struct sim *s);
+/* Whether a pass falls at the current instant and must run. Inline, the
+ * common cases (sysmon_runs_now_walk the rest): the pass sysmon_next_wake
+ * found; nothing observed since the last pass; or something observed and
+ * the clock's next pass not behind (catch_up would not move it). */
+int sysmon_runs_now_walk(struct sim *s);
+static inline int sysmon_runs_now(struct sim *s)
+{
+	if (s->now == s->sysmon_next)
+		return 1;
+	if (!s->sysmon_dirty)
+		return 0;
+	if (s->sm_next >= s->now)
+		return s->sm_next == s->now;
+	return sysmon_runs_now_walk(s);
+}
 /* How many sleeps sysmon's loop has ended by time t (its passes, run or
  * idle, at or before t), from its clock as it stands: for the summary's
  * count of what sysmon's usleeps cost (--cost-sysmon); moves nothing. */
 int64_t sysmon_sleeps_by(const struct sim *s, int64_t t);
-/* The next pass to run after the current instant (INT64_MAX: none due). */
-int64_t sysmon_next_wake(struct sim *s);
+/* The next pass to run after the current instant (INT64_MAX: none due).
+ * Inline, the common case (sysmon_next_wake_walk the rest): with something
+ * observed since the last pass (sysmon_dirty) any pass after now may act,
+ * so it is the clock's next pass when that is ahead. */
+int64_t sysmon_next_wake_walk(struct sim *s);
+static inline int64_t sysmon_next_wake(struct sim *s)
+{
+	if (s->sysmon_dirty && s->sm_next > s->now)
+		return s->sm_next;
+	return sysmon_next_wake_walk(s);
+}
 
 #endif
