@@ -13,6 +13,7 @@
 #include "chan.h"
 #include "evq.h"
 #include "runq.h"
+#include "sched.h"
 #include "syscall.h"
 
 static const struct op *cur_op(const struct sim *s, const struct g *gp)
@@ -752,14 +753,25 @@ static inline __attribute__((always_inline)) void run_ops(struct sim *s, int32_t
 }
 
 /* The loop's instance for the run's configuration: the runtime model
- * without --max-steps tests neither per op; any other run tests both. */
-__attribute__((flatten)) void exec_run(struct sim *s, int32_t gi)
+ * without --max-steps tests neither per op; any other run tests both.
+ * in_pass: called by schedule_busy_ps's pass (exec_run_in_pass), where
+ * the G that runs next on the P after this one leaves its M may run in
+ * this loop (sched_next_in_pass: the pass's own next steps, taken here
+ * instead of returning to it), as park_m calls schedule. A loop, not a
+ * call: nothing nests. */
+static inline __attribute__((always_inline)) void run_gs(struct sim *s, int32_t gi, const int in_pass)
 {
-	if (s->costs && s->cfg.max_steps <= 0)
-		run_ops(s, gi, 1, 0);
-	else
-		run_ops(s, gi, s->costs, 1);
+	const int32_t pi = s->allg[gi].p;
+	do {
+		if (s->costs && s->cfg.max_steps <= 0)
+			run_ops(s, gi, 1, 0);
+		else
+			run_ops(s, gi, s->costs, 1);
+	} while (in_pass && (gi = sched_next_in_pass(s, pi)) >= 0);
 }
+
+__attribute__((flatten)) void exec_run(struct sim *s, int32_t gi) { run_gs(s, gi, 0); }
+__attribute__((flatten)) void exec_run_in_pass(struct sim *s, int32_t gi) { run_gs(s, gi, 1); }
 
 /* A system call returned (the event queue's EVQ_SYSCALL_DONE): the G
  * leaves it (exitsyscall) and, if it got a P, runs on. */

@@ -205,8 +205,9 @@ static SIM_HOT int find_runnable(struct sim *s, int32_t pi, struct found *f)
 int sched_find_runnable(struct sim *s, int32_t pi, struct found *f) { return find_runnable(s, pi, f); }
 
 /* execute: a new time slice (schedtick++) unless the G inherits the
- * current one; clears any pending preemption request (gp.preempt). */
-static SIM_HOT void execute(struct sim *s, int32_t pi, const struct found *f)
+ * current one; clears any pending preemption request (gp.preempt). The
+ * G's state changes; the caller runs it. */
+static SIM_HOT void execute_g(struct sim *s, int32_t pi, const struct found *f)
 {
 	struct p *pp = &s->allp[pi];
 	struct m *mp = &s->allm[pp->m];
@@ -224,10 +225,21 @@ static SIM_HOT void execute(struct sim *s, int32_t pi, const struct found *f)
 	sim_rule_done(s);
 	if (s->costs)
 		exec_charge_switch(s, pi); /* execute -> gogo: the runtime model's switch cost */
-	exec_run(s, f->g);
 }
 
-void sched_execute(struct sim *s, int32_t pi, const struct found *f) { execute(s, pi, f); }
+/* execute, then the G runs; in_pass: from schedule_busy_ps's pass, whose
+ * next schedules of this P may follow in the G's own loop
+ * (sched_next_in_pass). */
+static SIM_HOT void execute(struct sim *s, int32_t pi, const struct found *f, int in_pass)
+{
+	execute_g(s, pi, f);
+	if (in_pass)
+		exec_run_in_pass(s, f->g);
+	else
+		exec_run(s, f->g);
+}
+
+void sched_execute(struct sim *s, int32_t pi, const struct found *f) { execute(s, pi, f, 0); }
 
 /* Work an idle P could find: the global queue, (stealing on) any G in
  * another P's runnext or ring (idle Ps' queues are always empty), or a
@@ -269,13 +281,14 @@ static int spin_for_needspinning(struct sim *s, int32_t pi)
 
 /* schedule(): find a G for P pi and run it, or give up the P and park
  * the M (findRunnable's drop-P path: stopm; a spinner that found nothing
- * after its steal passes too). Returns 0 if the M parked. */
-static SIM_HOT int schedule(struct sim *s, int32_t pi)
+ * after its steal passes too). Returns 0 if the M parked. in_pass: called
+ * by schedule_busy_ps (execute). */
+static SIM_HOT int schedule(struct sim *s, int32_t pi, int in_pass)
 {
 	struct found f;
 	sim_act(s, s->allp[pi].m);
 	if (find_runnable(s, pi, &f) || (spin_for_needspinning(s, pi) && sched_find_runnable(s, pi, &f))) {
-		execute(s, pi, &f);
+		execute(s, pi, &f, in_pass);
 		return 1;
 	}
 	if (spinner_backs_off(s, pi))
@@ -309,6 +322,38 @@ static int32_t next_after_schedule(const struct sim *s, int32_t pi)
 	return next_needy(s, pi + 1);
 }
 
+/* The pass's next steps after P pi's G left its M (gopark -> park_m ->
+ * schedule), taken without leaving the G side (exec_run_in_pass), when
+ * they are known: pi is alone in the needs-schedule set, so that the pass,
+ * after its check, visits pi again (next_after_schedule), whose M runs no
+ * G, is awake and on its CPU (the visit's tests, schedule_busy_ps), and
+ * findRunnable's first source with work is pi's own runnext or ring: no
+ * timers of its own (F2), not the 61st tick with a global G (F6). Then it
+ * does what the pass would: sim_check, schedule's sim_act, runqget (F9)
+ * and execute, and returns the G to run; otherwise -1 with nothing done,
+ * and the pass goes on as usual (a G that starts CPU work keeps its M:
+ * -1 too). */
+int32_t sched_next_in_pass(struct sim *s, int32_t pi)
+{
+	const struct p *pp = &s->allp[pi];
+	if (s->status != SIM_RUNNING || s->nprocs > 64 || s->needsched[0] != 1ULL << pi || pp->status != P_RUNNING)
+		return -1;
+	const struct m *mp = &s->allm[pp->m];
+	if (mp->curg >= 0 || mp->wake_at > s->now || (s->ncpus != 0 && (mp->cpu != CPU_RUN || mp->bursting)) ||
+	    pp->timers.len > 0 || (pp->schedtick % GLOBRUNQ_CHECK_TICK == 0 && s->runq.size > 0) ||
+	    (pp->runnext < 0 && pp->runqhead == pp->runqtail))
+		return -1;
+	sim_check(s);
+	if (s->status != SIM_RUNNING)
+		return -1;
+	sim_act(s, pp->m);
+	struct found f = { .g = -1, .inherit = 0, .reason = R_SCHEDULE };
+	f.g = runq_get(s, pi, &f.inherit);
+	f.rule = f.inherit ? RULE_RUNNEXT : RULE_RUNQ;
+	execute_g(s, pi, &f);
+	return f.g;
+}
+
 /* Ps whose M has just lost its G (it exited, blocked, yielded or was
  * preempted) schedule again, in id order, until none is left between
  * goroutines. Only the Ps in the needs-schedule set are looked at (every
@@ -338,7 +383,7 @@ static int schedule_busy_ps(struct sim *s)
 				pi = next_needy(s, pi + 1);
 				continue; /* its M off CPU (--cpus) */
 			}
-			schedule(s, pi);
+			schedule(s, pi, 1);
 			progress = again = 1;
 			sim_check(s);
 			pi = next_after_schedule(s, pi);
@@ -383,7 +428,7 @@ static int wake_idle_p(struct sim *s)
 	if (mi < 0)
 		return 0;
 	if (s->cfg.model == MODEL_RUNTIME) {
-		int ran = s->allm[mi].wake_at > s->now ? 1 : schedule(s, pi); /* asleep: it runs later */
+		int ran = s->allm[mi].wake_at > s->now ? 1 : schedule(s, pi, 0); /* asleep: it runs later */
 		sim_check(s);
 		return ran;
 	}

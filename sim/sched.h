@@ -40,6 +40,10 @@ struct found {
 int sched_find_runnable(struct sim *s, int32_t pi, struct found *f);
 void sched_execute(struct sim *s, int32_t pi, const struct found *f);
 void sched_all(struct sim *s);
+/* P pi's G has just left its M in schedule_busy_ps's pass: the G the
+ * pass's next schedule of pi would run, already executed, when nothing
+ * else can come first; -1 (nothing done) otherwise (sched.c). */
+int32_t sched_next_in_pass(struct sim *s, int32_t pi);
 int sched_reachable_work(struct sim *s);
 
 #endif
