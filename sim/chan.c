@@ -3,11 +3,11 @@
 
 #include "park.h"
 
-/* g.param for the G a sudog belongs to: PARAM_OK/PARAM_CLOSED, or for a
- * select's case its index * 2 + closed. */
+/* g.param for a waiter with sudog sg (-1: an inline one, a plain op):
+ * PARAM_OK/PARAM_CLOSED, or for a select's case its index * 2 + closed. */
 static int32_t wake_param(const struct sim *s, int32_t sg, int closed)
 {
-	int icase = s->sudogs[sg].icase;
+	int icase = sg >= 0 ? s->sudogs[sg].icase : -1;
 	return icase >= 0 ? icase * 2 + closed : closed ? PARAM_CLOSED : PARAM_OK;
 }
 
@@ -25,9 +25,9 @@ int chan_op(struct sim *s, int32_t gi, int32_t ci, int send)
 	}
 	if (c->closed && c->count == 0)
 		return CHAN_CLOSED; /* chanrecv: closed and drained, the zero value at once */
-	int32_t sg = park_dequeue(s, waitq(c, send));
-	if (sg >= 0) { /* send(): direct handoff; recv() from a full buffer keeps count */
-		park_goready(s, sg, -1, s->allg[gi].p, wake_param(s, sg, 0), R_CHAN);
+	struct waiter w = park_take(s, waitq(c, send));
+	if (w.g >= 0) { /* send(): direct handoff; recv() from a full buffer keeps count */
+		park_goready(s, w.sg, w.g, s->allg[gi].p, wake_param(s, w.sg, 0), R_CHAN);
 		return CHAN_DONE;
 	}
 	if (send && c->count < c->cap) {
@@ -39,7 +39,7 @@ int chan_op(struct sim *s, int32_t gi, int32_t ci, int send)
 		return CHAN_DONE;
 	}
 	park_gopark(s, gi, send ? WR_CHAN_SEND : WR_CHAN_RECV, R_CHAN, ci);
-	park_enqueue(s, waitq(&s->chans[ci], !send), gi, send ? WQ_CHAN_SEND : WQ_CHAN_RECV, ci, -1);
+	park_enqueue_g(s, waitq(&s->chans[ci], !send), gi, send ? WQ_CHAN_SEND : WQ_CHAN_RECV, ci);
 	return CHAN_PARKED;
 }
 
@@ -55,11 +55,12 @@ void chan_close(struct sim *s, int32_t gi, int32_t ci)
 		return;
 	}
 	c->closed = 1;
-	int32_t pi = s->allg[gi].p, sg;
-	while ((sg = park_dequeue_last(s, &s->chans[ci].sendq)) >= 0)
-		park_goready(s, sg, -1, pi, wake_param(s, sg, 1), R_CLOSE);
-	while ((sg = park_dequeue_last(s, &s->chans[ci].recvq)) >= 0)
-		park_goready(s, sg, -1, pi, wake_param(s, sg, 1), R_CLOSE);
+	int32_t pi = s->allg[gi].p;
+	struct waiter w;
+	while ((w = park_take_last(s, &s->chans[ci].sendq)).g >= 0)
+		park_goready(s, w.sg, w.g, pi, wake_param(s, w.sg, 1), R_CLOSE);
+	while ((w = park_take_last(s, &s->chans[ci].recvq)).g >= 0)
+		park_goready(s, w.sg, w.g, pi, wake_param(s, w.sg, 1), R_CLOSE);
 }
 
 int chan_ready(const struct sim *s, int32_t ci, int send)

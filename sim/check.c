@@ -51,17 +51,34 @@ static int check_gqueue(struct sim *s, const struct gqueue *q, int pl, const cha
 	return 0;
 }
 
+/* A queue's inline G (park.h): a channel queue's, waiting for the
+ * queue's kind with no sudog. */
+static int check_inline_g(struct sim *s, const struct waitq *q, int kind, int32_t obj)
+{
+	int32_t gi = q->g1;
+	int chan = kind == WQ_CHAN_RECV || kind == WQ_CHAN_SEND;
+	const struct g *gp = gi >= 0 && gi < s->ng ? &s->allg[gi] : NULL;
+	if (!chan || !gp || gp->place != PL_WAITING || g_waiting(gp) >= 0 ||
+	    gp->waitreason != (kind == WQ_CHAN_RECV ? WR_CHAN_RECV : WR_CHAN_SEND)) {
+		sim_broken(s, "the G waiting inline in wait queue kind %d of object %d is not waiting there", kind, obj);
+		return -1;
+	}
+	return 0;
+}
+
 /* A wait queue: its links, its size, and that each sudog belongs to a
- * waiting G and names this queue. Marks the sudogs seen (sudog marks are
- * the scratch bytes after the Gs'). */
+ * waiting G and names this queue; its inline G, if any. Marks the
+ * sudogs seen (sudog marks are the scratch bytes after the Gs'). */
 static int check_waitq(struct sim *s, const struct waitq *q, int kind, int32_t obj)
 {
-	int64_t n = 0;
+	int64_t n = q->g1 >= 0;
 	int32_t prev = -1;
+	if (n && check_inline_g(s, q, kind, obj) != 0)
+		return -1;
 	uint8_t *seen = s->scratch + s->ng;
 	for (int32_t sg = q->first; sg >= 0; prev = sg, sg = s->sudogs[sg].next, n++) {
 		const struct sudog *sd = &s->sudogs[sg];
-		if (n > s->nsudog || sg >= s->nsudog || seen[sg]) {
+		if (n > s->nsudog + 1 || sg >= s->nsudog || seen[sg]) {
 			sim_broken(s, "a wait queue's links are broken (sudog %d)", sg);
 			return -1;
 		}
@@ -73,7 +90,7 @@ static int check_waitq(struct sim *s, const struct waitq *q, int kind, int32_t o
 		}
 	}
 	if (n != q->size || q->last != prev) {
-		sim_broken(s, "a wait queue has %lld sudogs but records size %lld", (long long)n, (long long)q->size);
+		sim_broken(s, "a wait queue has %lld waiters but records size %lld", (long long)n, (long long)q->size);
 		return -1;
 	}
 	return 0;

@@ -1,6 +1,7 @@
 /* park.c: gopark, goready and the sudog wait queues (see park.h). */
 #include "park.h"
 
+#include <assert.h>
 #include <stdlib.h>
 
 #include "mem.h"
@@ -72,6 +73,16 @@ int32_t park_enqueue(struct sim *s, struct waitq *q, int32_t gi, int kind, int32
 	return sg;
 }
 
+int park_enqueue_g(struct sim *s, struct waitq *q, int32_t gi, int kind, int32_t ci)
+{
+	if (q->size == 0) { /* the G's g.waiting stays empty (park_gopark) */
+		q->g1 = gi;
+		q->size = 1;
+		return 0;
+	}
+	return park_enqueue(s, q, gi, kind, ci, -1) < 0 ? -1 : 0;
+}
+
 /* Takes sudog sg out of queue q, wherever it is. */
 static void unlink_sudog(struct sim *s, struct waitq *q, int32_t sg)
 {
@@ -103,7 +114,8 @@ void park_requeue_first(struct sim *s, struct waitq *q, int32_t sg)
 	q->size++;
 }
 
-int32_t park_dequeue(struct sim *s, struct waitq *q)
+/* The head sudog off q (-1: none), off every queue. */
+static inline int32_t dequeue_sudog(struct sim *s, struct waitq *q)
 {
 	int32_t sg = q->first;
 	if (sg >= 0) { /* unlink_sudog for the head */
@@ -121,14 +133,37 @@ int32_t park_dequeue(struct sim *s, struct waitq *q)
 	return sg;
 }
 
-int32_t park_dequeue_last(struct sim *s, struct waitq *q)
+int32_t park_dequeue(struct sim *s, struct waitq *q)
+{
+	assert(q->g1 < 0);
+	return dequeue_sudog(s, q);
+}
+
+/* q's inline G off it. */
+static inline struct waiter take_g1(struct waitq *q)
+{
+	struct waiter w = { q->g1, -1 };
+	q->g1 = -1;
+	q->size--;
+	return w;
+}
+
+struct waiter park_take(struct sim *s, struct waitq *q)
+{
+	if (q->g1 >= 0)
+		return take_g1(q);
+	int32_t sg = dequeue_sudog(s, q);
+	return (struct waiter){ sg >= 0 ? s->sudogs[sg].g : -1, sg };
+}
+
+struct waiter park_take_last(struct sim *s, struct waitq *q)
 {
 	int32_t sg = q->last;
-	if (sg >= 0) {
-		unlink_sudog(s, q, sg);
-		s->sudogs[sg].kind = WQ__N;
-	}
-	return sg;
+	if (sg < 0)
+		return q->g1 >= 0 ? take_g1(q) : (struct waiter){ -1, -1 };
+	unlink_sudog(s, q, sg);
+	s->sudogs[sg].kind = WQ__N;
+	return (struct waiter){ s->sudogs[sg].g, sg };
 }
 
 /* The G's sudogs recycled, those of a select's other cases taken off

@@ -13,9 +13,17 @@
  * wait groups differ only in who calls goready and when. The G's op is
  * resumed by exec.c, which reads g.param: only exec.c runs a G's program.
  *
+ * The common case needs no sudog: a plain channel op's G (not a select's)
+ * that finds the queue empty waits inline in it (waitq.g1, park_enqueue_g),
+ * at its head; whoever comes after it gets a sudog behind it, and the
+ * queue stays FIFO (park_take). A G waiting inline has no sudog
+ * (g.waiting is empty), so goready has none to recycle.
+ *
  * Invariants (check.c): a sudog is in at most one queue; a queue's size is
- * its length; every sudog on a waiting G's list is in the queue its kind
- * and object name; free sudogs are on the free list. */
+ * its length (its inline G and its sudogs); every sudog on a waiting G's
+ * list is in the queue its kind and object name; a queue's inline G waits
+ * with no sudog, for the queue's kind; free sudogs are on the free list;
+ * only channel queues have an inline G. */
 #ifndef GOSIM_PARK_H
 #define GOSIM_PARK_H
 
@@ -31,15 +39,30 @@ void park_gopark(struct sim *s, int32_t gi, int wr, int why, int32_t obj);
 /* acquireSudog + enqueue: G gi waits at the tail of q. Returns the sudog,
  * or -1 out of memory (the run is then SIM_BROKEN). */
 int32_t park_enqueue(struct sim *s, struct waitq *q, int32_t gi, int kind, int32_t obj, int icase);
+/* enqueue for a plain channel op (no select case): G gi waits at the tail
+ * of channel queue q, inline if q is empty (no sudog), else with a sudog
+ * of kind WQ_CHAN_RECV or WQ_CHAN_SEND on channel ci; -1 out of memory. */
+int park_enqueue_g(struct sim *s, struct waitq *q, int32_t gi, int kind, int32_t ci);
+/* A waiter taken off a queue: its G (-1: the queue was empty) and its
+ * sudog (-1: it waited inline). */
+struct waiter {
+	int32_t g, sg;
+};
+/* dequeue for a channel queue: its first waiter, the inline one first
+ * (-1s if empty); a sudog stays on its G's list until park_goready
+ * recycles it. */
+struct waiter park_take(struct sim *s, struct waitq *q);
+/* The same from the tail (closechan's LIFO gList readies the last first). */
+struct waiter park_take_last(struct sim *s, struct waitq *q);
 /* Moves queued sudog sg to the head of q (semacquire's lifo). */
 void park_requeue_first(struct sim *s, struct waitq *q, int32_t sg);
-/* dequeue: takes the first sudog off q (-1 if empty); it stays on its
- * G's list until park_goready recycles it. */
+/* dequeue for a queue of sudogs only (a semaphore's: no inline G): takes
+ * the first sudog off q (-1 if empty); it stays on its G's list until
+ * park_goready recycles it. */
 int32_t park_dequeue(struct sim *s, struct waitq *q);
-/* The same from the tail (closechan's LIFO gList readies the last first). */
-int32_t park_dequeue_last(struct sim *s, struct waitq *q);
 /* goready: wakes the G that sudog sg (already off its queue) belongs to,
- * or G gi when sg is -1 (a wait with no queue: a timer, the netpoller):
+ * or G gi when sg is -1 (a wait with no queue: a timer, the netpoller; or
+ * an inline one, off its queue):
  * its other sudogs leave their queues, g.param = param, and it goes to P
  * pi's runnext with trace reason `why`. */
 void park_goready(struct sim *s, int32_t sg, int32_t gi, int32_t pi, int32_t param, int why);
@@ -52,6 +75,6 @@ struct waitq *park_queue(struct sim *s, int kind, int32_t obj);
 /* Calls fn on every wait queue of the state (check.c walks them). */
 int park_each_queue(struct sim *s, int (*fn)(struct sim *s, const struct waitq *q, int kind, int32_t obj));
 
-static inline struct waitq waitq_empty(void) { return (struct waitq){ -1, -1, 0 }; }
+static inline struct waitq waitq_empty(void) { return (struct waitq){ .first = -1, .last = -1, .g1 = -1, .size = 0 }; }
 
 #endif

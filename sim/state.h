@@ -128,9 +128,13 @@ struct sudog {
 	uint8_t pad;
 };
 
-/* A FIFO of sudogs (runtime/chan.go's waitq). */
+/* A FIFO of waiters (runtime/chan.go's waitq): a channel queue's first
+ * waiter, when it is a plain channel op's G that found the queue empty,
+ * waits inline (g1, no sudog: park.h), ahead of the sudogs first .. last;
+ * any other waiter has a sudog. size counts both. */
 struct waitq {
 	int32_t first, last;
+	int32_t g1;   /* the G waiting inline at the head, -1: none */
 	int64_t size;
 };
 

@@ -106,3 +106,63 @@ Test(park, the_checker_catches_a_wrong_queue_size)
 	cr_assert_eq(s->status, SIM_BROKEN);
 	cr_assert(strstr(s->msg, "wait queue") != NULL, "%s", s->msg);
 }
+
+/* G gi, running, parks in a plain receive on channel 0 (chan_op's park). */
+static void park_plain_recv(int32_t gi)
+{
+	park_gopark(s, gi, WR_CHAN_RECV, R_CHAN, 0);
+	cr_assert_eq(park_enqueue_g(s, &s->chans[0].recvq, gi, WQ_CHAN_RECV, 0), 0);
+}
+
+Test(park, a_plain_waiter_on_an_empty_queue_waits_inline_and_is_taken_first)
+{
+	int32_t a = running_g();
+	park_plain_recv(a);
+	cr_assert_eq(s->sudogs_used, 0, "no sudog for the queue's only plain waiter");
+	cr_assert_eq(s->chans[0].recvq.g1, a);
+	int32_t b = running_g();
+	park_plain_recv(b); /* behind a: a sudog */
+	int32_t c = running_g();
+	park_on_both(c);
+	cr_assert_eq(s->chans[0].recvq.size, 3);
+	cr_assert_eq(s->sudogs_used, 3);
+	sim_check_full(s);
+	cr_assert_eq(s->status, SIM_RUNNING, "%s", s->msg);
+	struct waiter w = park_take(s, &s->chans[0].recvq);
+	cr_assert(w.g == a && w.sg == -1, "the inline G first, without a sudog");
+	park_goready(s, w.sg, w.g, 0, PARAM_OK, R_CHAN);
+	cr_assert_eq(s->allp[0].runnext, a);
+	cr_assert_eq(s->allg[a].param, PARAM_OK);
+	w = park_take(s, &s->chans[0].recvq);
+	cr_assert(w.g == b && w.sg >= 0, "then the sudogs in order");
+	park_plain_recv(a); /* the queue is not empty: a goes behind c */
+	cr_assert_eq(s->chans[0].recvq.g1, -1);
+	park_goready(s, w.sg, w.g, 0, PARAM_OK, R_CHAN);
+	cr_assert_eq(park_take(s, &s->chans[0].recvq).g, c);
+	cr_assert_eq(park_take(s, &s->chans[0].recvq).g, a);
+	cr_assert_eq(park_take(s, &s->chans[0].recvq).g, -1);
+}
+
+Test(park, close_takes_the_sudogs_last_first_then_the_inline_g)
+{
+	int32_t a = running_g();
+	park_plain_recv(a);
+	int32_t b = running_g();
+	park_plain_recv(b);
+	struct waiter w = park_take_last(s, &s->chans[0].recvq);
+	cr_assert(w.g == b && w.sg >= 0);
+	w = park_take_last(s, &s->chans[0].recvq);
+	cr_assert(w.g == a && w.sg == -1);
+	cr_assert_eq(park_take_last(s, &s->chans[0].recvq).g, -1);
+	cr_assert_eq(s->chans[0].recvq.size, 0);
+}
+
+Test(park, the_checker_catches_an_inline_g_that_is_not_waiting_there)
+{
+	int32_t a = running_g();
+	park_plain_recv(a);
+	s->allg[a].waitreason = WR_CHAN_SEND; /* corrupt: it waits for the other queue */
+	sim_check_full(s);
+	cr_assert_eq(s->status, SIM_BROKEN);
+	cr_assert(strstr(s->msg, "inline") != NULL, "%s", s->msg);
+}
