@@ -57,11 +57,13 @@ static const char usage_text[] =
 	"                            line; with --cpus, sysmon's thread takes it on\n"
 	"                            the shared CPUs (default measured)\n"
 	"      --cost-futex-wake=DUR, --cost-futex-sleep=DUR, --cost-usleep=DUR,\n"
-	"      --cost-syscall=DUR, --cost-netpoll=DUR\n"
+	"      --cost-syscall=DUR, --cost-netpoll=DUR, --cost-clone=DUR, --cost-mstart=DUR\n"
 	"                            runtime model: the CPU time of a thread's wake-up\n"
 	"                            (the waker's futexwakeup, the woken thread's\n"
 	"                            futexsleep), runqgrab's usleep(3), a syscall's\n"
-	"                            entry and exit, netpoll's epoll_wait: with --cpus\n"
+	"                            entry and exit, netpoll's epoll_wait, a thread's\n"
+	"                            creation (the creator's newm and clone, the new\n"
+	"                            thread's mstart): with --cpus\n"
 	"                            the thread takes it on the shared CPUs, else it is\n"
 	"                            counted in the summary (defaults measured)\n"
 	"      --cpus=N              runtime model: the machine's CPUs, 1..1024, shared\n"
@@ -396,7 +398,9 @@ static int parse_long_only(struct opts *o, int c, const char *arg)
 	case OPT_COST_THREAD + TOP_FUTEX_SLEEP:
 	case OPT_COST_THREAD + TOP_USLEEP:
 	case OPT_COST_THREAD + TOP_SYSCALL:
-	case OPT_COST_THREAD + TOP_NETPOLL: {
+	case OPT_COST_THREAD + TOP_NETPOLL:
+	case OPT_COST_THREAD + TOP_CLONE:
+	case OPT_COST_THREAD + TOP_MSTART: {
 		int op = c - OPT_COST_THREAD;
 		char name[32];
 		snprintf(name, sizeof name, "--cost-%s", sim_thread_op_name(op));

@@ -481,7 +481,7 @@ void cpu_thread_cost(struct sim *s, int32_t mi, enum sim_thread_op op, int64_t n
  * Simplification: a waker not known (wakep's caller, whose startm runs in
  * sched_all: sched.c wake_idle_p) leaves its wake to the woken thread;
  * the woken thread pays at once, during its --thread-wake, not at its end;
- * a new thread (newm -> clone) pays nothing. */
+ * a new thread pays its creation instead (proc.c startm_cpu). */
 void cpu_notewakeup(struct sim *s, int32_t waker, int32_t mi)
 {
 	cpu_thread_op(s, waker >= 0 && waker != mi ? waker : mi, TOP_FUTEX_WAKE);

@@ -64,7 +64,8 @@ static const struct model_defaults {
 			    RUNTIME_COST_SYSMON_NS,
 			    { [TOP_FUTEX_WAKE] = RUNTIME_COST_FUTEX_WAKE_NS, [TOP_FUTEX_SLEEP] = RUNTIME_COST_FUTEX_SLEEP_NS,
 			      [TOP_USLEEP] = RUNTIME_COST_USLEEP_NS, [TOP_SYSCALL] = RUNTIME_COST_SYSCALL_NS,
-			      [TOP_NETPOLL] = RUNTIME_COST_NETPOLL_NS } },
+			      [TOP_NETPOLL] = RUNTIME_COST_NETPOLL_NS, [TOP_CLONE] = RUNTIME_COST_CLONE_NS,
+			      [TOP_MSTART] = RUNTIME_COST_MSTART_NS } },
 };
 
 void sim_config_fill_model(struct sim_config *cfg)

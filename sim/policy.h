@@ -28,6 +28,11 @@
 #define RUNTIME_COST_USLEEP_NS 15262       /* runqgrab's usleep(3) (nanosleep3) */
 #define RUNTIME_COST_SYSCALL_NS 22303      /* a blocking syscall's entry and exit (nanosleep1ms) */
 #define RUNTIME_COST_NETPOLL_NS 20150      /* netpoll's epoll_wait, its sleep and return (epoll1ms) */
+/* a thread's creation (tools/measure-costs/newm.go: Go's newm beyond a
+ * notewakeup, 38 us in all, 10 us of it on the creator's thread), kept
+ * with the two above so that creation - wake is what was measured */
+#define RUNTIME_COST_CLONE_NS 23500        /* newm -> allocm -> newosproc (clone), the creator's: futex-wake + 10 us */
+#define RUNTIME_COST_MSTART_NS 37000       /* the new thread's mstart -> minit -> schedule: futex-sleep + 28 us */
 #define RUNTIME_SPIN_NS 741           /* sync.Mutex's active spin (lockSlow -> runtime_doSpin): procyield(30), 30 PAUSEs (tools/measure-costs/threads.c) */
 #define RUNTIME_INIT_THREADS 2    /* runtime model: idle Ms left by the runtime's init (README) */
 #define RUNTIME_TIMER_SLACK_US 70  /* runtime model: usleep overshoot measured here (tools/timer-slack.c) */

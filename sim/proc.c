@@ -132,6 +132,22 @@ static void startm_delay(struct sim *s, int32_t pi, int created)
 		proc_m_sleep_until(s, pi, s->now + d);
 }
 
+/* The CPU of getting the M startm runs P on (cpu.h's bursts): a parked
+ * one's notewakeup -> futexwakeup (the waker's) and the futexsleep it
+ * ends (the woken M's); a new one's newm -> allocm -> newosproc (clone:
+ * the creator's) and mstart -> minit -> schedule (the new thread's).
+ * Simplification: a creator not known (wakep's caller, sim_act(-1)) leaves
+ * its part to the new thread, as for a wake (cpu_notewakeup). */
+static void startm_cpu(struct sim *s, int32_t waker, int32_t mi, int created)
+{
+	if (!created) {
+		cpu_notewakeup(s, waker, mi);
+		return;
+	}
+	cpu_thread_op(s, waker >= 0 && waker != mi ? waker : mi, TOP_CLONE);
+	cpu_thread_op(s, mi, TOP_MSTART);
+}
+
 /* mget, or newm when no M is idle; -1 if the program died. */
 static int32_t get_m(struct sim *s, int *created)
 {
@@ -151,8 +167,7 @@ int32_t proc_startm(struct sim *s, int32_t pi, int spinning)
 		return -1;
 	proc_acquirep(s, mi, pi, spinning ? MS_SPINNING : MS_RUNNING);
 	startm_delay(s, pi, created);
-	if (!created) /* notewakeup -> futexwakeup: its CPU (cpu.h) */
-		cpu_notewakeup(s, waker, mi);
+	startm_cpu(s, waker, mi, created);
 	return mi;
 }
 
@@ -199,7 +214,7 @@ void proc_releasep_stopm(struct sim *s, int32_t pi)
 static void handoff_startm(struct sim *s, int32_t pi, int32_t from_m, int spinning)
 {
 	int created;
-	int32_t mi = get_m(s, &created);
+	int32_t waker = s->actor_m, mi = get_m(s, &created);
 	if (mi < 0)
 		return;
 	struct sim_event e = { .ev = EV_HANDOFF, .g = -1, .p = pi, .m = mi, .from_m = from_m };
@@ -207,6 +222,7 @@ static void handoff_startm(struct sim *s, int32_t pi, int32_t from_m, int spinni
 	s->sum.handoffs++;
 	proc_acquirep(s, mi, pi, spinning ? MS_SPINNING : MS_RUNNING);
 	startm_delay(s, pi, created);
+	startm_cpu(s, waker, mi, created); /* handoffp's startm wakes or creates it as any startm does */
 }
 
 /* handoffp: give away a P whose M is stuck in a syscall, in the runtime's

@@ -44,9 +44,11 @@ enum sim_netpoll_wait { NETPOLL_WAIT_MODEL, NETPOLL_WAIT_EXACT, NETPOLL_WAIT_MS 
  * notewakeup -> futexwakeup (the waker's), the futexsleep it ends (the
  * woken thread's, as it starts), runqgrab's usleep(3), a blocking system
  * call's entry and exit (entersyscall .. exitsyscall), netpoll's
- * epoll_wait (its sleep and return). */
+ * epoll_wait (its sleep and return), and where startm finds no idle M:
+ * newm -> allocm -> newosproc's clone (the creator's) and the new thread's
+ * mstart -> minit -> schedule (its own). */
 #define SIM_THREAD_OPS(X) X(FUTEX_WAKE, "futex-wake") X(FUTEX_SLEEP, "futex-sleep") X(USLEEP, "usleep") \
-	X(SYSCALL, "syscall") X(NETPOLL, "netpoll")
+	X(SYSCALL, "syscall") X(NETPOLL, "netpoll") X(CLONE, "clone") X(MSTART, "mstart")
 #define SIM_ENUM_TOP(K, name) TOP_##K,
 enum sim_thread_op { SIM_THREAD_OPS(SIM_ENUM_TOP) TOP__N };
 /* A duration field set to SIM_MODEL_DEFAULT takes its model's default. */

@@ -313,7 +313,7 @@ gomaxprocs() { "$GOSIM" -w fanout --model=runtime "$@" | sed -n 's/^gosim: fanou
 [ "$(gomaxprocs --cpus=8 --cpu-quota=2.5 -p 6 --go=1.25)" = 6 ] &&
 	ok "--procs wins over the default" || bad "--procs wins over the default"
 # (the runtime model's thread and operation costs off: the figures are whole multiples)
-ms() { "$GOSIM" -w fanout --cost-go=0 --cost-chan=0 --cost-switch=0 --cost-sysmon=0 --cost-futex-wake=0 --cost-futex-sleep=0 --cost-usleep=0 --cost-syscall=0 --cost-netpoll=0 --thread-start=0 --thread-wake=0 "$@" |
+ms() { "$GOSIM" -w fanout --cost-go=0 --cost-chan=0 --cost-switch=0 --cost-sysmon=0 --cost-futex-wake=0 --cost-futex-sleep=0 --cost-usleep=0 --cost-syscall=0 --cost-netpoll=0 --cost-clone=0 --cost-mstart=0 --thread-start=0 --thread-wake=0 "$@" |
 	sed -n 's/^  makespan *\([0-9.]*\) ms/\1/p'; }
 [ "$(ms --cpus=8 --go=1.24)" = 6.000 ] && [ "$(ms --cpus=8 --cpu-quota=2 --go=1.24)" = 24.000 ] &&
 	ok "a quota of 2 CPUs: the 8 Ps of Go 1.24 share 2 CPUs (a CPU-bound fan-out takes 4 times as long)" ||
