@@ -78,9 +78,15 @@ static const char usage_text[] =
 	"      --cpu-place=MODE      with --cpus: shared (default): one run queue, a thread\n"
 	"                            takes any free CPU; last: a thread runs on the CPU it\n"
 	"                            last ran on and preempts the thread there, as this\n"
-	"                            machine's kernel places woken threads (docs/fidelity.md)\n"
-	"      --cpu-migration-cost=DUR  with --cpu-place=last: an idle CPU takes a thread\n"
-	"                            waiting on another only once it has not run for DUR\n"
+	"                            machine's kernel places woken threads (docs/fidelity.md);\n"
+	"                            linux: a run queue per CPU, a woken thread placed by\n"
+	"                            Linux's select_task_rq_fair (wake_affine, then an idle\n"
+	"                            CPU), balanced when a CPU goes idle and at 4ms ticks;\n"
+	"                            prev: the same, a woken thread on its previous CPU, as\n"
+	"                            this machine's kernel does\n"
+	"      --cpu-migration-cost=DUR  with --cpu-place=last, linux, prev: a balance moves\n"
+	"                            a thread waiting on another CPU only once it has not\n"
+	"                            run for DUR\n"
 	"                            (default Linux's sched_migration_cost, 500us)\n"
 	"      --netpoll-wait=MODE   ms (runtime model's default): the M blocked in\n"
 	"                            netpoll for the next timer waits whole milliseconds,\n"
@@ -428,10 +434,10 @@ static int parse_long_only(struct opts *o, int c, const char *arg)
 		return 0;
 	}
 	case OPT_CPU_PLACE: {
-		static const char *const kinds[] = { "shared", "last" };
-		if (parse_choice("--cpu-place", arg, kinds, 2, &choice))
+		static const char *const kinds[] = { "shared", "last", "linux", "prev" }; /* enum sim_cpu_place's order */
+		if (parse_choice("--cpu-place", arg, kinds, 4, &choice))
 			return 2;
-		o->cfg.cpu_place = choice ? CPU_PLACE_LAST : CPU_PLACE_SHARED;
+		o->cfg.cpu_place = (enum sim_cpu_place)choice;
 		return 0;
 	}
 	case OPT_CPU_MIGRATION_COST:

@@ -548,7 +548,10 @@ static void print_summary(FILE *out, const struct run *r, const struct sim_summa
 		fputs("  model        runtime\n", out);
 	if (c->cpus > 0)
 		fprintf(out, "  cpus         %d (shared by the threads running Go code%s)\n", c->cpus,
-			c->cpu_place == CPU_PLACE_LAST ? "; each on the CPU it last ran on" : "");
+			c->cpu_place == CPU_PLACE_LAST	  ? "; each on the CPU it last ran on"
+			: c->cpu_place == CPU_PLACE_LINUX ? "; a queue per CPU, placed as Linux's select_task_rq_fair"
+			: c->cpu_place == CPU_PLACE_PREV  ? "; a queue per CPU, each woken on the CPU it last ran on"
+							  : "");
 	fprintf(out, "  outcome      %s\n", sim_outcome_name(sum->outcome));
 	fprintf(out, "  makespan     %lld.%03lld ms\n", (long long)(sum->makespan_us / 1000),
 		(long long)(sum->makespan_us % 1000));

@@ -73,6 +73,26 @@
  *    So threads that hand work to each other every few tens of us stay
  *    stacked on one CPU while the other idles, and CPU-bound threads,
  *    which wait whole slices, spread.
+ * linux and prev: a queue per CPU, each with its own EEVDF (V, lags,
+ * deadlines and wake-up preemption as above, per CPU), and the rest
+ * Linux's, kernel/sched/fair.c (not Go's):
+ *  - a new M starts on the least loaded CPU (wake_up_new_task ->
+ *    select_task_rq(WF_FORK) -> sched_balance_find_dst_cpu);
+ *  - an M that newly wants a CPU joins the queue of the CPU cpu_select
+ *    picks (select_task_rq_fair): linux: wake_affine between its waker's
+ *    CPU (notewakeup's caller, when known) and its previous CPU, then
+ *    select_idle_sibling (an idle CPU if there is one); prev: its
+ *    previous CPU always, as this machine's kernel did (docs/fidelity.md,
+ *    "pipeline-p4"). There it runs if the CPU is free, preempts its
+ *    occupant (check_preempt_wakeup_fair) or waits;
+ *  - load balance moves waiters, never a running thread: a CPU that goes
+ *    idle pulls the least recently run waiter of the busiest CPU if it is
+ *    cache cold (sched_balance_newidle; can_migrate_task/task_hot:
+ *    --cpu-migration-cost); at every scheduler tick (CPU_TICK_US, 4 ms:
+ *    HZ=250) an idle CPU, and every CPU_BUSY_BALANCE_US (32 ms) a busy
+ *    one with two runnable threads fewer than the busiest, pulls one
+ *    (sched_balance_trigger -> sched_balance_rq), a hot one too after
+ *    more than CPU_CACHE_NICE_TRIES balances that found none to move.
  *
  * cpu_balance runs at the end of every instant (driver.c): it takes the
  * CPUs from Ms that no longer want them, queues the Ms that newly want
@@ -87,14 +107,20 @@
  * 0): with one CPU per P no M ever waits, and nothing changes.
  *
  * Invariants (cpu_check, with --check): an M is RUN iff it is some CPU's
- * occupant, WAIT iff it is in a queue (once: the one queue, or with last
- * its own CPU's); nwaiting is the queues' total length. At the end of an
+ * occupant, WAIT iff it is in a queue (once: the one queue, or with a
+ * queue per CPU its own CPU's, m.cpuhome); nwaiting is the queues' total length. At the end of an
  * instant (after cpu_balance) also: an M waits only while every CPU (with
  * last: its own CPU) is occupied, no waiting M's G has a CPU segment in
  * progress, and a CPU's slice event is pending only while an M waits (on
  * it, with last).
  *
- * Simplifications: shared: one global run queue and one V, where Linux
+ * Simplifications: linux, prev: load is nr_running, not PELT's decayed
+ * load_avg; the CPUs share one LLC and have equal capacity; no
+ * recent_used_cpu, SIS_UTIL or avg_idle gate; never WF_SYNC (futex wakes
+ * pass none); a wake-up with no thread as waker counts the previous CPU
+ * as the waker's; all CPUs' ticks fall together; no active balance (the
+ * kernel's stopper moving a running thread); one waiter per balance (see
+ * cpu.c at each). shared: one global run queue and one V, where Linux
  * has a queue and a V per CPU with load balancing, and a woken thread may
  * preempt the occupant of any CPU, where Linux checks only the CPU
  * select_task_rq_fair chose. last: a woken thread always preempts (as
@@ -167,7 +193,12 @@ void cpu_notewakeup(struct sim *s, int32_t waker, int32_t mi);
 /* EVQ_CPU_BURST: the M on CPU c ends its burst; its code goes on. */
 void cpu_burst_end(struct sim *s, int32_t c);
 /* The CPU a new thread (M) starts on: --cpu-place=last, the one with the
- * fewest threads; else -1 (any). */
+ * fewest threads; linux, prev: the least loaded (wake_up_new_task); else
+ * -1 (any). */
 int32_t cpu_new_thread(const struct sim *s);
+/* linux, prev: the CPU whose queue M mi joins when it newly wants one
+ * (select_task_rq_fair on a wake-up, see above), from its previous CPU
+ * (m.cpuhome), its waker's (m.cpuwaker) and which CPUs are idle. */
+int32_t cpu_select(const struct sim *s, int32_t mi);
 
 #endif

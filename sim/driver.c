@@ -161,10 +161,10 @@ static int check_config(const struct sim_config *c, const struct program *prog, 
 		bad = "a CPU count (--cpus) needs the runtime model (--model=runtime); the seed model gives every P its own CPU";
 	else if (c->cpu_slice_us < 0 || (c->cpu_slice_us > 0 && c->cpus == 0))
 		bad = "a CPU time slice (--cpu-slice) needs a CPU count (--cpus)";
-	else if (c->cpu_place != CPU_PLACE_SHARED && (c->cpu_place != CPU_PLACE_LAST || c->cpus == 0))
+	else if (c->cpu_place != CPU_PLACE_SHARED && (c->cpu_place < CPU_PLACE_LAST || c->cpu_place > CPU_PLACE_PREV || c->cpus == 0))
 		bad = "a CPU placement (--cpu-place) needs a CPU count (--cpus)";
-	else if (c->cpu_migration_cost_us < 0 || (c->cpu_migration_cost_us > 0 && c->cpu_place != CPU_PLACE_LAST))
-		bad = "a migration cost (--cpu-migration-cost) needs --cpu-place=last";
+	else if (c->cpu_migration_cost_us < 0 || (c->cpu_migration_cost_us > 0 && c->cpu_place == CPU_PLACE_SHARED))
+		bad = "a migration cost (--cpu-migration-cost) needs --cpu-place=last, linux or prev";
 	else if (c->go_release != 0 && (c->go_release < RELEASE_OLDEST || c->go_release > RELEASE_NEWEST))
 		bad = "go_release must be in 19..26 (Go 1.19 to 1.26)";
 	else if (c->max_threads < 2)

@@ -43,6 +43,9 @@
 #define MAX_CPUS 1024              /* gosim's limit on --cpus */
 #define CPU_MIGRATION_COST_US 500 /* Linux: sysctl_sched_migration_cost, 0.5ms: a thread that ran more recently is cache hot (--cpu-place=last; --cpu-migration-cost) */
 #define CPU_TICK_US 4000           /* Linux: TICK_NSEC at CONFIG_HZ=250 (this machine's kernel): bounds a thread's kept lag (update_entity_lag) */
+#define CPU_BUSY_BALANCE_US 32000  /* Linux: a busy CPU's periodic load balance interval, sd->min_interval (sd_weight ms, 2 on 2 CPUs) x sd->busy_factor (16), sd_init (--cpu-place=linux, prev) */
+#define CPU_IMBALANCE_PCT 117      /* Linux: sd->imbalance_pct of the LLC (MC) domain, sd_init: wake_affine_weight's bias to the previous CPU */
+#define CPU_CACHE_NICE_TRIES 1     /* Linux: sd->cache_nice_tries of the MC domain, sd_init: after this many failed periodic balances a cache-hot task may move */
 #define CPU_BASE_SLICE_US 750      /* Linux: normalized_sysctl_sched_base_slice, 0.75ms, times 1+ilog2(CPUs) (default; --cpu-slice) */
 
 #endif

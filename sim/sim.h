@@ -34,7 +34,7 @@ enum sim_slack { SLACK_MODEL = -1, SLACK_FIXED, SLACK_MEASURED };
  * in the README's "Two models" table follow proc.go. */
 enum sim_model { MODEL_SEED, MODEL_RUNTIME };
 /* --cpu-place (cpu.h): which CPU a thread that wants one runs on. */
-enum sim_cpu_place { CPU_PLACE_SHARED, CPU_PLACE_LAST };
+enum sim_cpu_place { CPU_PLACE_SHARED, CPU_PLACE_LAST, CPU_PLACE_LINUX, CPU_PLACE_PREV };
 /* --netpoll-wait (netpoll.h): how long the M blocked in netpoll for the
  * earliest timer waits: its model's (the runtime model: whole ms, as
  * netpoll_epoll.go's epoll_wait; the seed model: exactly until the timer). */

@@ -149,8 +149,9 @@ struct m {
 			     usleep) until then; its P waits for it */
 	uint8_t cpu;      /* --cpus: enum sim_cpustate (sim.h, cpu.h): wants no CPU, waits for one, runs on one */
 	int32_t cpulink;  /* next in the CPU run queue */
-	int32_t cpuhome;  /* --cpu-place=last: the CPU it last ran on (-1: none yet) */
-	int64_t cpuleft;  /* last: when it last left a CPU still wanting one (preempted) */
+	int32_t cpuhome;  /* --cpu-place other than shared: the CPU it last ran on, or whose queue it waits in (-1: none yet) */
+	int64_t cpuleft;  /* per-CPU queues: when it last left a CPU (task_hot counts from it) */
+	int32_t cpuwaker; /* linux: 1 + the CPU its waker ran on (notewakeup), for its next wake-up's wake_affine; 0: none */
 	/* Linux EEVDF's per-thread state (cpu.h), in us of CPU time (weight NICE_0_LOAD) */
 	int64_t cpuv;     /* se->vruntime */
 	int64_t cpud;     /* se->deadline, a virtual time */
@@ -340,12 +341,18 @@ struct sim {
 	struct cpuq { int32_t head, tail, n; int64_t vzero; } cpuq;
 	/* a CPU: its occupant M, since when the occupant's vruntime is counted,
 	 * the instant its slice event is armed for (0: none) */
-	struct cpu { int32_t m; int64_t since, armed_at; struct cpuq q; /* its own queue (last) */ } *cpus;
+	struct cpu { int32_t m; int64_t since, armed_at; struct cpuq q; /* its own queue (not shared) */
+		int32_t balance_failed; /* linux, prev: sd->nr_balance_failed (periodic balances that moved nothing) */
+		int64_t last_balance;   /* linux, prev: when it last balanced at a tick as a busy CPU */
+		uint8_t idle;           /* linux, prev: idle (free, nobody waiting) at the last cpu_balance */
+	} *cpus;
 	int32_t ncpus, nwaiting; /* nwaiting: Ms waiting, in every queue */
 	int32_t burst_head, burst_tail; /* Ms given CPU work of their own since the last cpu_balance, in order (cpu.h), -1: none */
 	int64_t cpu_slice_us, cpu_migration_cost_us;
 	int cpu_last;           /* --cpu-place=last */
-	int64_t balance_at;     /* last: when the pending balance event fires (0: none) */
+	int cpu_percpu;         /* a run queue per CPU: every --cpu-place but shared */
+	int cpu_tick;           /* linux, prev: this instant is a scheduler tick (periodic load balance) */
+	int64_t balance_at;     /* per-CPU queues: when the pending balance event fires (0: none) */
 
 	struct rng rng_steal;
 	struct rng rng_select; /* selectgo's pollorder */

@@ -202,7 +202,7 @@ Test(cpu, every_builtin_workload_completes_on_fewer_cpus_than_ps)
 	for (int w = 0; w < builtin_workloads_n; w++)
 		for (int procs = 2; procs <= 8; procs *= 2)
 			for (int cpus = 1; cpus < procs; cpus *= 2)
-				for (int place = CPU_PLACE_SHARED; place <= CPU_PLACE_LAST; place++) {
+				for (int place = CPU_PLACE_SHARED; place <= CPU_PLACE_PREV; place++) {
 					struct sim_config cfg = test_config(procs);
 					cfg.model = MODEL_RUNTIME;
 					cfg.cpus = cpus;
@@ -366,6 +366,100 @@ Test(cpu, with_as_many_cpus_as_ps_sysmons_bursts_still_take_time_from_busy_ones)
 	cr_assert(b.sum.sysmon_cpu_ns > 0, "sysmon's sleeps are placed at 2 Ps on 2 CPUs");
 	cr_assert(b.sum.makespan_us > a.sum.makespan_us, "both CPUs run a worker: sysmon's bursts delay one (%lld vs %lld us)",
 		  (long long)b.sum.makespan_us, (long long)a.sum.makespan_us);
+	run_result_free(&a);
+	run_result_free(&b);
+}
+
+/* --cpu-place=linux and prev: where a woken thread goes (cpu_select, Linux's
+ * select_task_rq_fair), on a sim with 4 Ps on 2 CPUs whose CPUs' occupants
+ * and queue lengths the test sets by hand (cpu_select reads nothing else). */
+static struct sim *placement_sim(enum sim_cpu_place place, struct program **p)
+{
+	*p = load_text(fanout_json);
+	struct sim_config cfg = test_config(4);
+	cfg.model = MODEL_RUNTIME;
+	cfg.cpus = 2;
+	cfg.cpu_place = place;
+	struct sim_error err;
+	struct sim *s = sim_new(&cfg, *p, NULL, &err);
+	cr_assert_not_null(s, "%s", err.msg);
+	sim_step(s); /* the first instant makes the threads */
+	cr_assert_geq(s->nm, 3, "M0, sysmon and an init M");
+	cr_assert_eq(s->ncpus, 2);
+	for (int c = 0; c < 2; c++) /* no waiters: each test sets what it needs */
+		s->cpus[c].q.n = 0;
+	return s;
+}
+
+static void placement_free(struct sim *s, struct program *p)
+{
+	sim_free(s);
+	program_free(p);
+}
+
+Test(cpu, linux_placement_takes_the_idle_cpu_over_a_busy_previous_one)
+{
+	struct program *p;
+	struct sim *s = placement_sim(CPU_PLACE_LINUX, &p);
+	s->allm[2].cpuhome = 0; /* M2 last ran on CPU 0, where M0 runs now; CPU 1 is idle */
+	s->cpus[0].m = 0;
+	s->cpus[1].m = -1;
+	cr_assert_eq(cpu_select(s, 2), 1, "select_idle_sibling: the idle CPU");
+	s->cpus[1].m = 1; /* both busy: it stays */
+	cr_assert_eq(cpu_select(s, 2), 0, "no CPU idle: its previous CPU");
+	placement_free(s, p);
+}
+
+Test(cpu, prev_placement_keeps_a_woken_thread_on_its_cpu_though_the_other_is_idle)
+{
+	struct program *p;
+	struct sim *s = placement_sim(CPU_PLACE_PREV, &p);
+	s->allm[2].cpuhome = 0;
+	s->allm[2].cpuwaker = 1 + 1; /* woken from CPU 1 */
+	s->cpus[0].m = 0;
+	s->cpus[1].m = -1;
+	cr_assert_eq(cpu_select(s, 2), 0, "this machine's kernel: the previous CPU");
+	placement_free(s, p);
+}
+
+Test(cpu, linux_wake_affine_pulls_a_woken_thread_to_its_wakers_cpu_only_when_that_is_less_loaded)
+{
+	struct program *p;
+	struct sim *s = placement_sim(CPU_PLACE_LINUX, &p);
+	s->allm[2].cpuhome = 0;
+	s->cpus[0].m = 0;
+	s->cpus[1].m = 1;
+	s->allm[2].cpuwaker = 1 + 1; /* the waker runs on CPU 1 */
+	cr_assert_eq(cpu_select(s, 2), 0, "one runnable on each: (1 + 1) x 100 is not below 1 x 108, prev");
+	s->cpus[0].q.n = 1; /* CPU 0 has a waiter too */
+	cr_assert_eq(cpu_select(s, 2), 1, "(1 + 1) x 100 below 2 x 108: the waker's CPU");
+	s->allm[2].cpuwaker = 0; /* no thread as waker: no wake_affine */
+	cr_assert_eq(cpu_select(s, 2), 0);
+	placement_free(s, p);
+}
+
+/* With a queue per CPU the load balance (a CPU going idle, the ticks)
+ * still spreads CPU-bound threads that wait whole slices. */
+Test(cpu, a_cpu_bound_fanout_fills_both_cpus_with_a_queue_per_cpu)
+{
+	for (int place = CPU_PLACE_LINUX; place <= CPU_PLACE_PREV; place++) {
+		struct run_result r = run_cpus(fanout_json, 4, 2, 0, (enum sim_cpu_place)place);
+		cr_assert_eq(total_busy(&r), 8000);
+		cr_assert_leq(r.sum.makespan_us, 4400, "8 x 1ms on 2 CPUs, within 10%%: %lld", (long long)r.sum.makespan_us);
+		run_result_free(&r);
+	}
+}
+
+/* A pipeline's hand-offs, 4 Ps on 2 CPUs: with each woken thread kept on
+ * its previous CPU (prev) a woken spinner queues behind the stage on its
+ * own CPU instead of taking any free one, so the same work takes longer
+ * than with one shared queue. */
+Test(cpu, prev_placement_slows_a_pipeline_against_one_shared_queue)
+{
+	struct run_result a = run_cpus(pipe_json, 4, 2, 0, CPU_PLACE_SHARED), b = run_cpus(pipe_json, 4, 2, 0, CPU_PLACE_PREV);
+	cr_assert_eq(total_busy(&b), 10000, "the same work");
+	cr_assert_gt(b.sum.makespan_us, a.sum.makespan_us, "prev %lld us vs shared %lld us", (long long)b.sum.makespan_us,
+		     (long long)a.sum.makespan_us);
 	run_result_free(&a);
 	run_result_free(&b);
 }

@@ -179,7 +179,8 @@ Test(determinism, a_g_records_from_and_m_follow_from_the_records_before_it)
 		int model, go, cpus, place, steal;
 	} vs[] = { { MODEL_SEED, 0, 0, CPU_PLACE_SHARED, 1 },  { MODEL_RUNTIME, 0, 0, CPU_PLACE_SHARED, 1 },
 		   { MODEL_RUNTIME, 19, 0, CPU_PLACE_SHARED, 1 }, { MODEL_RUNTIME, 26, 0, CPU_PLACE_SHARED, 1 },
-		   { MODEL_RUNTIME, 0, 2, CPU_PLACE_LAST, 1 },    { MODEL_RUNTIME, 0, 0, CPU_PLACE_SHARED, 0 } };
+		   { MODEL_RUNTIME, 0, 2, CPU_PLACE_LAST, 1 },    { MODEL_RUNTIME, 0, 0, CPU_PLACE_SHARED, 0 },
+		   { MODEL_RUNTIME, 0, 2, CPU_PLACE_PREV, 1 },    { MODEL_RUNTIME, 0, 2, CPU_PLACE_LINUX, 1 } };
 	const int procs[] = { 1, 4 };
 	char why[160];
 	for (int w = 0; w < builtin_workloads_n; w++)

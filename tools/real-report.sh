@@ -15,6 +15,8 @@
 # around each case's runs), IDLE and IDLE_TIMEOUT (compare-real --idle,
 # --idle-timeout; default 0.3 CPUs, 120 s), AGNICE (--autogroup-nice;
 # default -20 as root, else unset). ONLY=KEY[,KEY...]: only those cases.
+# OPTS: more gosim options for the runtime model in every case (table
+# only; e.g. OPTS=--cpu-place=shared to see another placement).
 # measure skips a case already saved in DIR unless FORCE=1.
 set -eu
 MODE=table
@@ -158,6 +160,7 @@ echo "$CASES" | while IFS='|' read -r key args gopts figs; do
 			o="--model=$m"
 			# --cpus only where this gosim has it, and only for the runtime model
 			[ "$m" = runtime ] && [ "$CPUS_OK" = 1 ] && o="$o $gopts"
+			[ "$m" = runtime ] && o="$o ${OPTS:-}"
 			# shellcheck disable=SC2086 # plain words
 			tools/compare-real --go="$v" --gosim="$GOSIM" --real="$DIR/$v/$key" $o $args >"$out" 2>"$tmp/err" ||
 				{ echo "real-report: compare-real --real=$DIR/$v/$key $o $args failed:" >&2; cat "$tmp/err" >&2; exit 1; }
