@@ -255,6 +255,7 @@ struct sim *sim_new(const struct sim_config *cfg, const struct program *prog,
 		s->iterfree[d] = -1;
 	s->runq = s->netready = (struct gqueue){ -1, -1, 0 };
 	s->lasttrace = s->starttime = -1;
+	s->clock_end = c.until_us > 0 && c.until_us < SIM_CLOCK_MAX_US ? c.until_us : SIM_CLOCK_MAX_US;
 	s->sysmon_deadline = INT64_MAX;
 	s->sum.procs = cfg->procs;
 	s->sum.fingerprint = 0xcbf29ce484222325ULL; /* the running hash (sim.c) */
@@ -398,16 +399,10 @@ static void stop_at_until(struct sim *s)
 	s->sum.outcome = OUT_UNTIL;
 }
 
-/* The clock to the next instant: sysmon's next pass or the first timed
- * event, whichever is earlier (the boot instant is at 0). Returns 0, or
- * -1 when the run stops before it (--until, or nothing left to happen). */
-static SIM_HOT int next_instant(struct sim *s)
+/* The run stops before the instant at t, past s->clock_end: nothing is
+ * left to happen, or --until, or the clock's end. Returns -1. */
+__attribute__((noinline)) static int run_ends(struct sim *s, int64_t t)
 {
-	if (s->sysmon_next < 0)
-		return 0;
-	int64_t t = s->sysmon_next;
-	if (!evq_empty(&s->evq) && evq_top_time(&s->evq) < t)
-		t = evq_top_time(&s->evq);
 	if (t == INT64_MAX) {
 		sim_broken(s, "nothing left to happen but %lld goroutines live", (long long)s->nlive);
 		return -1;
@@ -416,10 +411,23 @@ static SIM_HOT int next_instant(struct sim *s)
 		stop_at_until(s);
 		return -1;
 	}
-	if (t > SIM_CLOCK_MAX_US) { /* waits in a long loop: the clock's end */
-		sim_limit(s, "ran", SIM_CLOCK_MAX_US, "us of simulated time");
-		return -1;
-	}
+	sim_limit(s, "ran", SIM_CLOCK_MAX_US, "us of simulated time"); /* waits in a long loop: the clock's end */
+	return -1;
+}
+
+/* The clock to the next instant: sysmon's next pass or the first timed
+ * event, whichever is earlier (the boot instant is at 0). Returns 0, or
+ * -1 when the run stops before it (run_ends: one test for its three
+ * reasons, as INT64_MAX, "none", is past every clock_end). */
+static SIM_HOT int next_instant(struct sim *s)
+{
+	if (s->sysmon_next < 0)
+		return 0;
+	int64_t t = s->sysmon_next;
+	if (!evq_empty(&s->evq) && evq_top_time(&s->evq) < t)
+		t = evq_top_time(&s->evq);
+	if (t > s->clock_end)
+		return run_ends(s, t);
 	s->now = t;
 	return 0;
 }

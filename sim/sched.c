@@ -452,22 +452,9 @@ static void netpoll_return(struct sim *s)
 	}
 }
 
-/* Whether sched_all would find nothing to do: no M back from netpoll, no P
- * in the needs-schedule set, and wake_idle_p would return at once (no
- * idle P, or, in the runtime model, no wakep call or an M spinning
- * already). The test wake_idle_p makes first, without its side effects. */
-static int sched_nothing(const struct sim *s)
-{
-	if (s->status != SIM_RUNNING)
-		return 1;
-	if ((s->netpoll_blocked && s->netready.size != 0) || next_needy(s, 0) >= 0)
-		return 0;
-	return s->pidle < 0 || (s->cfg.model == MODEL_RUNTIME && (s->wakep_calls == 0 || s->nmspinning != 0));
-}
-
 /* sched_all's loop, out of line: the instants where nothing needs the
  * scheduler (sched_nothing) pay for one test, not for its frame. */
-__attribute__((noinline)) static void sched_all_loop(struct sim *s)
+__attribute__((noinline)) void sched_all_loop(struct sim *s)
 {
 	for (;;) {
 		netpoll_return(s);
@@ -475,11 +462,4 @@ __attribute__((noinline)) static void sched_all_loop(struct sim *s)
 		if (!wake_idle_p(s))
 			break;
 	}
-}
-
-void sched_all(struct sim *s)
-{
-	if (!sched_nothing(s))
-		sched_all_loop(s);
-	s->wakep_calls = 0; /* the rest found a spinning M or no idle P: wakep does nothing */
 }

@@ -39,11 +39,38 @@ struct found {
 
 int sched_find_runnable(struct sim *s, int32_t pi, struct found *f);
 void sched_execute(struct sim *s, int32_t pi, const struct found *f);
-void sched_all(struct sim *s);
 /* P pi's G has just left its M in schedule_busy_ps's pass: the G the
  * pass's next schedule of pi would run, already executed, when nothing
  * else can come first; -1 (nothing done) otherwise (sched.c). */
 int32_t sched_next_in_pass(struct sim *s, int32_t pi);
+/* sched_all's loop (sched.c): the Ps between goroutines, the M back
+ * from netpoll, wakep's idle P, until none makes progress. */
+void sched_all_loop(struct sim *s);
+
+/* Whether sched_all would find nothing to do: no M back from netpoll
+ * with Gs, no P in the needs-schedule set (up to 64 Ps: one word), and
+ * wake_idle_p would return at once (no idle P, or, in the runtime model,
+ * no wakep call or an M spinning already). The test wake_idle_p makes
+ * first, without its side effects. */
+static inline int sched_nothing(const struct sim *s)
+{
+	if (s->status != SIM_RUNNING)
+		return 1;
+	if ((s->netpoll_blocked && s->netready.size != 0) ||
+	    (s->nprocs <= 64 ? s->needsched[0] != 0 : pmask_next(s->needsched, s->nprocs, 0) >= 0))
+		return 0;
+	return s->pidle < 0 || (s->cfg.model == MODEL_RUNTIME && (s->wakep_calls == 0 || s->nmspinning != 0));
+}
+
+/* The scheduler at the end of an instant's events. Inline: the instants
+ * where nothing needs it (sched_nothing) pay for one test, not for the
+ * loop's frame. */
+static inline void sched_all(struct sim *s)
+{
+	if (!sched_nothing(s))
+		sched_all_loop(s);
+	s->wakep_calls = 0; /* the rest found a spinning M or no idle P: wakep does nothing */
+}
 int sched_reachable_work(struct sim *s);
 
 #endif

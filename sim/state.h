@@ -264,6 +264,7 @@ struct sim {
 	char *report;    /* a death's whole text (the deadlock's goroutines), or NULL: msg says it */
 
 	int64_t now;
+	int64_t clock_end;      /* the last instant the run may reach: cfg.until_us or SIM_CLOCK_MAX_US, the earlier (driver.c) */
 	struct evq evq;
 
 	struct p *allp;
