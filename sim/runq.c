@@ -99,12 +99,13 @@ void runq_put(struct sim *s, int32_t pi, int32_t gi, int next, int reason)
 	int32_t old = pp->runnext;
 	if (old >= 0) {
 		pp->runnext = -1;
-		runq_put_tail(s, pi, old, R_KICK);
+		runq_put_tail(s, pi, old, R_KICK); /* its ring is not empty now: P pi is in runqp */
+	} else {
+		pmask_add(s->runqp, pi);
 	}
 	sim_move_g(s, gi, PL_RUNNEXT, pi, reason);
 	pp->runnext = gi;
 	pp->runnext_when = s->now;
-	pmask_add(s->runqp, pi);
 }
 
 /* runqget: runnext first (the G inherits the time slice), else the ring's
