@@ -1,7 +1,6 @@
 /* runq.c: runnext, the local ring and the global queue (see runq.h). */
 #include "runq.h"
 
-#include "cpu.h"
 
 #include <assert.h>
 
@@ -144,9 +143,10 @@ int runq_empty(const struct sim *s, int32_t pi)
  * takes it if it is still there (runnext.cas(next, 0)); if it is not, it
  * looks again (runqgrab's loop: the ring, which a kicked runnext G went
  * to, then the new runnext, with a sleep of its own). Here the first
- * look records the back-off on the thief's P and returns 0 (the thief's
- * M sleeps until then: spinner_backs_off, sched.c); a look after the
- * sleep at the same G in the same stay in runnext returns 1.
+ * look records the back-off on the thief's P and returns -1 (the thief's
+ * M sleeps until then: spinner_backs_off, sched.c, whose steal_visit
+ * charges the usleep's CPU); a look after the sleep at the same G in the
+ * same stay in runnext returns 1, one during it 0.
  * Simplifications: after its sleep the thief runs findRunnable again from
  * the top, not from the victim it slept on; the record stays until it is
  * used or replaced, so a thief that ran other work after its sleep and
@@ -163,8 +163,7 @@ int runq_runnext_take(struct sim *s, int32_t pi, int32_t p2)
 	pp->backoff_p = p2;
 	pp->backoff_set = vp->runnext_when;
 	pp->backoff_until = s->now + runqgrab_backoff(s);
-	cpu_thread_op(s, pp->m, TOP_USLEEP); /* the usleep(3)'s CPU (cpu.h) */
-	return 0;
+	return -1;
 }
 
 int64_t runq_backoff_until(const struct sim *s, int32_t pi)
@@ -175,7 +174,8 @@ int64_t runq_backoff_until(const struct sim *s, int32_t pi)
 
 /* runqgrab + runqsteal: take half, rounded up, of p2's ring (oldest
  * first) into pp's ring; if the ring is empty and steal_runnext is set,
- * take p2's runnext. Returns the last G taken, which the thief runs; the
+ * take p2's runnext. Returns the last G taken, which the thief runs (or
+ * -1, or RUNQ_BACKOFF: none, the thief backs off); the
  * others stay in the thief's ring in their order.
  * Before taking a running victim's runnext the runtime backs off 3 us so
  * the victim can run it itself (ping-pong pairs): a victim that is between
@@ -195,8 +195,9 @@ int32_t runq_steal(struct sim *s, int32_t pi, int32_t p2, int steal_runnext)
 			return -1;
 		if (vp->status == P_RUNNING && s->allm[vp->m].curg < 0)
 			return -1; /* usleep(3): the victim runs it itself */
-		if (!runq_runnext_take(s, pi, p2))
-			return -1; /* the runtime model: in runqgrab's usleep(3) */
+		int take = runq_runnext_take(s, pi, p2);
+		if (take <= 0)
+			return take < 0 ? RUNQ_BACKOFF : -1; /* the runtime model: in runqgrab's usleep(3) */
 		int32_t gi = vp->runnext;
 		vp->runnext = -1;
 		pp->backoff_g = -1;

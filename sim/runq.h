@@ -17,9 +17,13 @@ int32_t runq_get(struct sim *s, int32_t pi, int *inherit);
 int32_t runq_steal(struct sim *s, int32_t pi, int32_t p2, int steal_runnext);
 int runq_empty(const struct sim *s, int32_t pi);
 /* The runtime model: may thief P pi take P p2's runnext now (its
- * runqgrab back-off on that G over, or the victim not running a G)? The
- * first look starts the back-off (on pi) and says no. Always 1 in the seed. */
+ * runqgrab back-off on that G over, or the victim not running a G)? 1:
+ * yes; 0: no, in the back-off; -1: no, the first look starts the back-off
+ * (on pi). Always 1 in the seed. */
 int runq_runnext_take(struct sim *s, int32_t pi, int32_t p2);
+/* runq_steal's answer when the thief's runqgrab back-off starts (its
+ * usleep(3), whose CPU the caller charges). */
+#define RUNQ_BACKOFF (-2)
 /* When thief P pi's back-off ends, if it is in one; else -1. */
 int64_t runq_backoff_until(const struct sim *s, int32_t pi);
 static inline uint32_t runq_len(const struct p *pp) { return pp->runqtail - pp->runqhead; }

@@ -66,6 +66,8 @@ static int steal_visit(struct sim *s, int32_t pi, int32_t p2, int pass, struct f
 	if (s->allp[p2].status == P_IDLE)
 		return 0;
 	int32_t gi = runq_steal(s, pi, p2, last);
+	if (gi == RUNQ_BACKOFF)
+		cpu_thread_op(s, s->allp[pi].m, TOP_USLEEP); /* runqgrab's usleep(3) starts: its CPU (cpu.h) */
 	if (gi < 0)
 		return runq_backoff_until(s, pi) >= 0 ? -1 : 0; /* -1: in runqgrab's usleep(3), the steal stops */
 	

@@ -185,7 +185,7 @@ Test(runq, in_the_runtime_model_a_thief_sleeps_out_the_back_off_from_its_own_loo
 	runq_put(s, 0, a, 1, R_GO);
 	s->now = 500;
 	cr_assert_eq(runq_backoff_until(s, 2), -1, "no thief has looked");
-	cr_assert_eq(runq_steal(s, 2, 0, 1), -1, "the look starts usleep(3)");
+	cr_assert_eq(runq_steal(s, 2, 0, 1), RUNQ_BACKOFF, "the look starts usleep(3)");
 	cr_assert_eq(runq_backoff_until(s, 2), 500 + RUNQGRAB_BACKOFF_US, "the thief sleeps until then");
 	s->now = 500 + RUNQGRAB_BACKOFF_US - 1;
 	cr_assert_eq(runq_steal(s, 2, 0, 1), -1, "still in usleep(3)");
@@ -203,7 +203,7 @@ Test(runq, in_the_runtime_model_the_back_off_includes_the_timer_slack)
 	run_on_p0();
 	int32_t a = newg();
 	runq_put(s, 0, a, 1, R_GO);
-	cr_assert_eq(runq_steal(s, 2, 0, 1), -1);
+	cr_assert_eq(runq_steal(s, 2, 0, 1), RUNQ_BACKOFF);
 	s->now = RUNQGRAB_BACKOFF_US + 49;
 	cr_assert_eq(runq_steal(s, 2, 0, 1), -1);
 	s->now = RUNQGRAB_BACKOFF_US + 50;
@@ -220,7 +220,7 @@ Test(runq, in_the_runtime_model_a_thief_whose_g_was_kicked_to_the_ring_takes_it_
 	run_on_p0();
 	int32_t a = newg(), b = newg();
 	runq_put(s, 0, a, 1, R_GO);
-	cr_assert_eq(runq_steal(s, 2, 0, 1), -1);
+	cr_assert_eq(runq_steal(s, 2, 0, 1), RUNQ_BACKOFF);
 	s->now = 10;
 	runq_put(s, 0, b, 1, R_GO); /* a to the ring's tail */
 	s->now = RUNQGRAB_BACKOFF_US;
@@ -228,7 +228,7 @@ Test(runq, in_the_runtime_model_a_thief_whose_g_was_kicked_to_the_ring_takes_it_
 	cr_assert_eq(s->allp[0].runnext, b);
 	drain_p0(a);
 	s->now = RUNQGRAB_BACKOFF_US + 1;
-	cr_assert_eq(runq_steal(s, 2, 0, 1), -1, "b is new: a sleep of its own");
+	cr_assert_eq(runq_steal(s, 2, 0, 1), RUNQ_BACKOFF, "b is new: a sleep of its own");
 	cr_assert_eq(runq_backoff_until(s, 2), 2 * RUNQGRAB_BACKOFF_US + 1);
 	int inherit;
 	cr_assert_eq(runq_get(s, 0, &inherit), b, "the victim runs b itself");
