@@ -248,7 +248,7 @@ struct sim *sim_new(const struct sim_config *cfg, const struct program *prog,
 	s->nprocs = cfg->procs;
 	if (cfg->model == MODEL_RUNTIME) /* the seed model follows no release's rules */
 		s->rules = release_rules(cfg->go_release ? cfg->go_release : RELEASE_DEFAULT);
-	s->pidle = s->midle = s->actor_m = -1;
+	s->pidle = s->midle = s->actor_m = s->netpoll_m = -1;
 	s->sudogfree = -1;
 	s->gfree = -1;
 	for (int d = 0; d <= WORKLOAD_MAX_SIDE; d++)

@@ -25,9 +25,14 @@
  * whole-millisecond timeout ends (netpoll_wait_end), so a timer an idle M
  * waits for runs up to ~1 ms late (a P running Go code runs its own on
  * time, checkTimers; a spinning M others', stealWork).
- * Simplification: the blocked M is not a separate thread in the model (it
- * is one of the idle Ms); the poller is initialised (netpollGenericInit)
- * by the first timer or net op, as in the runtime. */
+ * The blocked M is in findRunnable's netpoll(delay), not stopm: in the
+ * runtime model it is a thread of its own (s->netpoll_m), off the idle
+ * stack, so a startm meanwhile wakes another M or creates one, and
+ * schedtrace's idlethreads (sched.nmidle) leaves it out; when it returns
+ * it is the M that takes the idle P (findRunnable: pidleget, acquirep), or
+ * with none it stops (stopm: the idle stack). Simplification: the seed
+ * model keeps it one of the idle Ms. The poller is initialised
+ * (netpollGenericInit) by the first timer or net op, as in the runtime. */
 #ifndef GOSIM_NETPOLL_H
 #define GOSIM_NETPOLL_H
 
@@ -47,11 +52,15 @@ int32_t netpoll_poll(struct sim *s, int32_t pi);
  * to execute) and injects the rest; with no idle P it injects them all.
  * Returns 1 if there is a G to execute. */
 int netpoll_block_return(struct sim *s, int32_t *pi, int32_t *gi);
-/* findRunnable's drop-P path: this M blocks in netpoll if it should; in
+/* findRunnable's drop-P path: this M blocks in netpoll if it should (1:
+ * it does); in
  * the runtime model until poll_until (findRunnable's pollUntil: the
  * earliest timer, timer_earliest; INT64_MAX: none), rounded as
  * netpoll_wait_end says. The seed model ignores poll_until. */
-void netpoll_block(struct sim *s, int64_t poll_until);
+int netpoll_block(struct sim *s, int64_t poll_until);
+/* Right after netpoll_block said 1 and the M stopped (mput): the runtime
+ * model takes it back off the idle stack, as the M blocked in netpoll. */
+void netpoll_hold_m(struct sim *s);
 /* The seed model: the earliest timer fell due, an M blocked in netpoll
  * returns. (The runtime model's returns when its epoll_wait does.) */
 void netpoll_timer_wake(struct sim *s);

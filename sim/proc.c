@@ -66,7 +66,7 @@ void proc_mput(struct sim *s, int32_t mi)
 	set_mstate(s, mi, MS_IDLE);
 }
 
-static int32_t mget(struct sim *s)
+int32_t proc_mget(struct sim *s)
 {
 	int32_t mi = s->midle;
 	if (mi >= 0) {
@@ -151,7 +151,7 @@ static void startm_cpu(struct sim *s, int32_t waker, int32_t mi, int created)
 /* mget, or newm when no M is idle; -1 if the program died. */
 static int32_t get_m(struct sim *s, int *created)
 {
-	int32_t mi = mget(s);
+	int32_t mi = proc_mget(s);
 	*created = mi < 0;
 	return mi >= 0 ? mi : proc_newm(s);
 }

@@ -13,6 +13,8 @@
 void proc_pidleput(struct sim *s, int32_t pi);
 int32_t proc_pidleget(struct sim *s);
 void proc_mput(struct sim *s, int32_t mi);
+/* mget: pop the idle M on top of the stack, or -1. */
+int32_t proc_mget(struct sim *s);
 int32_t proc_newm(struct sim *s);
 int32_t proc_startm(struct sim *s, int32_t pi, int spinning);
 void proc_acquirep(struct sim *s, int32_t mi, int32_t pi, int mstate);

@@ -303,10 +303,12 @@ static SIM_HOT int schedule(struct sim *s, int32_t pi, int in_pass)
 	 * waiters does not block in netpoll at all. Here any M that stops
 	 * waits for the earliest timer of all Ps, which is why findRunnable's
 	 * own netpollBreak is not needed (netpoll.h). */
-	netpoll_block(s, netpoll_whole_ms(s) ? timer_earliest(s) : INT64_MAX);
+	int blocks = netpoll_block(s, netpoll_whole_ms(s) ? timer_earliest(s) : INT64_MAX);
 	sim_rule(s, EV_P, RULE_STOPM, 0);
 	proc_releasep_stopm(s, pi);
 	sim_rule_done(s);
+	if (blocks)
+		netpoll_hold_m(s); /* the runtime model: in netpoll(delay), not on the idle stack */
 	return 0;
 }
 

@@ -324,6 +324,10 @@ struct sim {
 	 * it waits for data alone) and when its epoll_wait returns (timed out,
 	 * netpoll_wait_end, or woken by netpollBreak) */
 	int64_t netpoll_until, netpoll_wake_at;
+	/* the runtime model: the M blocked in netpoll, a thread of its own (not
+	 * on the midle stack, not counted in nmidle: schedtrace's idlethreads);
+	 * -1 when none is, and in the seed model, whose blocked M stays idle */
+	int32_t netpoll_m;
 	uint64_t timerseq;
 	/* time.Tickers (timer.h): a pool with a free list (through next), found
 	 * by goid in a chained hash (tickhash: heads, -1 empty) */

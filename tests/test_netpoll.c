@@ -156,3 +156,39 @@ Test(netpoll, the_m_returning_from_netpoll_with_data_pays_its_epoll_wait_before_
 	run_result_free(&a);
 	run_result_free(&b);
 }
+
+/* The runtime model: the M blocked in netpoll(delay) is a thread of its
+ * own, not an idle one (sched.nmidle leaves it out), and it is the M that
+ * takes the idle P when its data arrives. */
+Test(netpoll, the_m_blocked_in_netpoll_is_not_idle_and_is_the_one_that_runs_the_g)
+{
+	struct sim_config cfg = cfg_check(2);
+	cfg.model = MODEL_RUNTIME;
+	cfg.until_us = 500;
+	const char *text = "{\"main\": [{\"go\": \"h\"}, {\"run\": \"5ms\"}], \"funcs\": {\"h\": [{\"net\": \"1ms\"}, {\"run\": 10}]}}";
+	struct program *p = load_text(text);
+	struct sim_error err;
+	struct sim *s = sim_new(&cfg, p, NULL, &err);
+	cr_assert_not_null(s, "%s", err.msg);
+	cr_assert_eq(sim_run(s), SIM_UNTIL, "%s", sim_message(s));
+	int32_t mi = s->netpoll_m;
+	cr_assert(s->netpoll_blocked && mi >= 0, "an M waits in netpoll for G2's data");
+	cr_assert_eq(s->allm[mi].state, MS_IDLE);
+	cr_assert_eq(s->allm[mi].p, -1);
+	for (int32_t m = s->midle; m >= 0; m = s->allm[m].schedlink)
+		cr_assert_neq(m, mi, "M%d is not on the idle stack", mi);
+	cr_assert_eq(s->nmidle, 1, "one M is idle: the spinner resetspinning's wakep created, as the netpoll M could not be woken");
+	sim_free(s);
+	program_free(p);
+
+	cfg.until_us = 0;
+	struct run_result r;
+	run_text(text, &cfg, &r);
+	cr_assert_eq(r.status, SIM_DONE, "%s", r.msg);
+	long w = wake_of(&r.log, 2);
+	cr_assert_geq(w, 0);
+	cr_assert_eq(r.log.ev[w].to, PL_RUNNING);
+	cr_assert_eq(r.log.ev[w].m, mi, "the M back from netpoll runs G2");
+	cr_assert_eq(r.sum.threads_peak, 4, "M0, sysmon, the netpoll M and the spinner");
+	run_result_free(&r);
+}
