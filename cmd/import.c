@@ -826,6 +826,8 @@ static void event(struct imp *im, const struct gtr_event *e, json_t *chans)
 	case EV_GO_START:
 		if ((g = find_g(im, e->arg[0])) == NULL)
 			break;
+		if (g->state == G_RUNNING && c == g) /* exitsyscallfast's GoStart after GoSysExit(lostP) */
+			break;
 		if (g->state == G_RUNNABLE && !g->runtime)
 			add_latency(im, ns - g->since);
 		if (g->state == G_BLOCKED)
@@ -884,8 +886,14 @@ static void event(struct imp *im, const struct gtr_event *e, json_t *chans)
 			c->state = G_RUNNING;
 		} else if (c && c->state == G_SYSCALL) {
 			add_op(im, c, "syscall", json_integer(ticks_us(ns - c->since)));
-			start(c, ns, e->type == EV_GO_SYSCALL_END ? G_RUNNING : G_RUNNABLE);
-			if (e->type == EV_GO_SYSCALL_END_BLOCKED)
+			/* Blocked with a P on its M: exitsyscallfast took an idle P
+			 * (or its own back) after losing its P, and the trace says
+			 * so (GoSysExit(lostP), then GoStart); the G goes _Gsyscall
+			 * to _Grunning (exitsyscall's casgstatus), never runnable.
+			 * Without one it is exitsyscall0's: runnable. */
+			int lost = e->type == EV_GO_SYSCALL_END_BLOCKED && m_p(im, e->m) == 0;
+			start(c, ns, lost ? G_RUNNABLE : G_RUNNING);
+			if (lost)
 				set_cur(im, e->m, NULL);
 		}
 		break;

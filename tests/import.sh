@@ -319,6 +319,20 @@ assert 200 <= sections <= 250, sections
 PY
 cpu_kept "$tmp/pm.n.json" "$tmp/pm.stats" || no "poolmu: a goroutine's CPU time is not the trace's"
 
+# Scheduler latency as the runtime counts it (--stats): a syscall exit
+# whose M lost its P and took an idle one (exitsyscallfast; the trace's
+# GoSysExit(lostP) then GoStart, the G never _Grunnable) is not an interval.
+# syscalls.trace (the syscalls twin, 8 workers in 1 ms Nanosleeps, captured
+# here at GOMAXPROCS=2): 8 such exits; the intervals are the 8 workers'
+# first runs and main's wake from its WaitGroup.
+"$gosim" import "$data/syscalls.trace" -o /dev/null --stats="$tmp/sc.stats" 2> /dev/null || no "syscalls.trace does not import"
+n=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["latency"]["count"])' "$tmp/sc.stats")
+[ "$n" = 9 ] || no "syscalls.trace: $n latency intervals, not 9 (the workers' 8 first runs and main's wake)"
+if [ -x /usr/lib/go-1.23/bin/go ]; then
+	lost=$(/usr/lib/go-1.23/bin/go tool trace -d=1 "$data/syscalls.trace" | grep -c 'P=[0-9].*Syscall->Runnable')
+	[ "$lost" = 8 ] || no "syscalls.trace: go tool trace shows $lost syscall exits with a P, not 8"
+fi
+
 # A sleep whose timer fired at a busy P's preemption (checkTimers runs only
 # where a P passes through the scheduler): the import replays it as ending
 # one tick after that P's last pass, not as the observed 10-15 ms wait
