@@ -315,13 +315,25 @@ static SIM_HOT int schedule(struct sim *s, int32_t pi, int in_pass)
 /* The first P at or after `from` in the needs-schedule set, or -1. */
 static int32_t next_needy(const struct sim *s, int32_t from) { return pmask_next(s->needsched, s->nprocs, from); }
 
+/* Whether P pi is the needs-schedule set's only P: up to 64 Ps its one
+ * word is pi's bit; else exactly one of its four words is not zero, and
+ * pi's word is pi's bit. */
+static int needy_alone(const struct sim *s, int32_t pi)
+{
+	_Static_assert(sizeof s->needsched == 4 * sizeof s->needsched[0], "the set is four words (MAX_PROCS 256)");
+	const uint64_t *m = s->needsched, bit = 1ULL << (pi & 63);
+	if (s->nprocs <= 64)
+		return m[0] == bit;
+	return m[pi >> 6] == bit && (m[0] != 0) + (m[1] != 0) + (m[2] != 0) + (m[3] != 0) == 1;
+}
+
 /* The P the scan visits after pi, which has just scheduled: the next in
  * the set, or, when pi is alone in it, pi again (the rest of the pass
  * finds nothing and the next pass starts with it), which the caller
  * reaches without ending the pass. */
 static int32_t next_after_schedule(const struct sim *s, int32_t pi)
 {
-	if (s->nprocs <= 64 && s->needsched[0] == 1ULL << pi)
+	if (needy_alone(s, pi))
 		return pi;
 	return next_needy(s, pi + 1);
 }

@@ -48,7 +48,8 @@ int32_t sched_next_in_pass(struct sim *s, int32_t pi);
 void sched_all_loop(struct sim *s);
 
 /* Whether sched_all would find nothing to do: no M back from netpoll
- * with Gs, no P in the needs-schedule set (up to 64 Ps: one word), and
+ * with Gs, no P in the needs-schedule set (up to 64 Ps one word, else its
+ * four at once: no bit past nprocs is set), and
  * wake_idle_p would return at once (no idle P, or, in the runtime model,
  * no wakep call or an M spinning already). The test wake_idle_p makes
  * first, without its side effects. */
@@ -56,8 +57,9 @@ static inline int sched_nothing(const struct sim *s)
 {
 	if (s->status != SIM_RUNNING)
 		return 1;
+	_Static_assert(sizeof s->needsched == 4 * sizeof s->needsched[0], "the set is four words (MAX_PROCS 256)");
 	if ((s->netpoll_blocked && s->netready.size != 0) ||
-	    (s->nprocs <= 64 ? s->needsched[0] != 0 : pmask_next(s->needsched, s->nprocs, 0) >= 0))
+	    (s->nprocs <= 64 ? s->needsched[0] : s->needsched[0] | s->needsched[1] | s->needsched[2] | s->needsched[3]) != 0)
 		return 0;
 	return s->pidle < 0 || (s->cfg.model == MODEL_RUNTIME && (s->wakep_calls == 0 || s->nmspinning != 0));
 }
