@@ -434,8 +434,10 @@ static int parse_long_only(struct opts *o, int c, const char *arg)
 		return 0;
 	}
 	case OPT_CPU_PLACE: {
-		static const char *const kinds[] = { "shared", "last", "linux", "prev" }; /* enum sim_cpu_place's order */
-		if (parse_choice("--cpu-place", arg, kinds, 4, &choice))
+#define CPU_PLACE_NAME(K, name, phrase) name,
+		static const char *const kinds[] = { SIM_CPU_PLACES(CPU_PLACE_NAME) };
+#undef CPU_PLACE_NAME
+		if (parse_choice("--cpu-place", arg, kinds, CPU_PLACE__N, &choice))
 			return 2;
 		o->cfg.cpu_place = (enum sim_cpu_place)choice;
 		return 0;

@@ -518,9 +518,16 @@ static char *config_json(const struct run *r)
 		json_decref(j);
 		j = NULL;
 	}
-	/* --cpus only: without it every P has its own CPU, as before */
-	if (j && c->cpus > 0 && (json_object_set_new(j, "cpus", json_integer(c->cpus)) != 0 ||
-				 (c->cpu_slice_us > 0 && json_object_set_new(j, "cpu_slice_us", json_integer(c->cpu_slice_us)) != 0))) {
+	/* --cpus only: without it every P has its own CPU, as before; the
+	 * placement and migration cost only where not the defaults, so that
+	 * earlier --cpus runs' headers stay as they were */
+	if (j && c->cpus > 0 &&
+	    (json_object_set_new(j, "cpus", json_integer(c->cpus)) != 0 ||
+	     (c->cpu_slice_us > 0 && json_object_set_new(j, "cpu_slice_us", json_integer(c->cpu_slice_us)) != 0) ||
+	     (c->cpu_place != CPU_PLACE_SHARED &&
+	      json_object_set_new(j, "cpu_place", json_string(sim_cpu_place_name(c->cpu_place))) != 0) ||
+	     (c->cpu_migration_cost_us > 0 &&
+	      json_object_set_new(j, "cpu_migration_cost_us", json_integer(c->cpu_migration_cost_us)) != 0))) {
 		json_decref(j);
 		j = NULL;
 	}
@@ -546,12 +553,12 @@ static void print_summary(FILE *out, const struct run *r, const struct sim_summa
 		c->sysmon == SYSMON_FIXED ? "fixed" : "adaptive", (unsigned long long)c->seed);
 	if (c->model == MODEL_RUNTIME) /* the seed model's first line stays as it was */
 		fputs("  model        runtime\n", out);
+#define CPU_PLACE_PHRASE(K, name, phrase) phrase,
+	static const char *const place_phrase[] = { SIM_CPU_PLACES(CPU_PLACE_PHRASE) };
+#undef CPU_PLACE_PHRASE
 	if (c->cpus > 0)
 		fprintf(out, "  cpus         %d (shared by the threads running Go code%s)\n", c->cpus,
-			c->cpu_place == CPU_PLACE_LAST	  ? "; each on the CPU it last ran on"
-			: c->cpu_place == CPU_PLACE_LINUX ? "; a queue per CPU, placed as Linux's select_task_rq_fair"
-			: c->cpu_place == CPU_PLACE_PREV  ? "; a queue per CPU, each woken on the CPU it last ran on"
-							  : "");
+			place_phrase[c->cpu_place]);
 	fprintf(out, "  outcome      %s\n", sim_outcome_name(sum->outcome));
 	fprintf(out, "  makespan     %lld.%03lld ms\n", (long long)(sum->makespan_us / 1000),
 		(long long)(sum->makespan_us % 1000));

@@ -503,10 +503,8 @@ static void write_jobs(const struct sweep *w)
 			printf(" --cpus=%d", c->cpus);
 		if (c->cpu_slice_us > 0)
 			printf(" --cpu-slice=%" PRId64, c->cpu_slice_us);
-		if (c->cpu_place != CPU_PLACE_SHARED) {
-			static const char *const places[] = { "shared", "last", "linux", "prev" };
-			printf(" --cpu-place=%s", places[c->cpu_place]);
-		}
+		if (c->cpu_place != CPU_PLACE_SHARED)
+			printf(" --cpu-place=%s", sim_cpu_place_name(c->cpu_place));
 		if (c->cpu_migration_cost_us > 0)
 			printf(" --cpu-migration-cost=%" PRId64 "us", c->cpu_migration_cost_us);
 		if (o->cpu_quota_milli > 0)

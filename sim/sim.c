@@ -452,6 +452,14 @@ const char *sim_place_name(int i)
 	return name_of(names, PL__N, i);
 }
 
+#define SIM_CPL_NAME(K, name, phrase) name,
+
+const char *sim_cpu_place_name(int i)
+{
+	static const char *const names[] = { SIM_CPU_PLACES(SIM_CPL_NAME) };
+	return name_of(names, CPU_PLACE__N, i);
+}
+
 const char *sim_reason_name(int i)
 {
 	static const char *const names[] = { SIM_REASONS(SIM_NAME) };

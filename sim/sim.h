@@ -33,8 +33,16 @@ enum sim_slack { SLACK_MODEL = -1, SLACK_FIXED, SLACK_MEASURED };
  * has), or the runtime model (the command's default), where the rules listed
  * in the README's "Two models" table follow proc.go. */
 enum sim_model { MODEL_SEED, MODEL_RUNTIME };
-/* --cpu-place (cpu.h): which CPU a thread that wants one runs on. */
-enum sim_cpu_place { CPU_PLACE_SHARED, CPU_PLACE_LAST, CPU_PLACE_LINUX, CPU_PLACE_PREV };
+/* --cpu-place (cpu.h): which CPU a thread that wants one runs on; the
+ * option's name and the summary's phrase for each (one table: the CLI, the
+ * sweep, the summary and the trace header read it). */
+#define SIM_CPU_PLACES(X)                                                                  \
+	X(SHARED, "shared", "")                                                            \
+	X(LAST, "last", "; each on the CPU it last ran on")                                \
+	X(LINUX, "linux", "; a queue per CPU, placed as Linux's select_task_rq_fair")      \
+	X(PREV, "prev", "; a queue per CPU, each woken on the CPU it last ran on")
+#define SIM_ENUM_CPL(K, name, phrase) CPU_PLACE_##K,
+enum sim_cpu_place { SIM_CPU_PLACES(SIM_ENUM_CPL) CPU_PLACE__N };
 /* --netpoll-wait (netpoll.h): how long the M blocked in netpoll for the
  * earliest timer waits: its model's (the runtime model: whole ms, as
  * netpoll_epoll.go's epoll_wait; the seed model: exactly until the timer). */
@@ -290,6 +298,8 @@ int64_t sim_live(const struct sim *s); /* goroutines not yet dead */
 void sim_free(struct sim *s);
 
 const char *sim_place_name(int place);
+/* --cpu-place's name of a placement, "shared" ... (SIM_CPU_PLACES). */
+const char *sim_cpu_place_name(int place);
 const char *sim_reason_name(int reason);
 const char *sim_mstate_name(int st);
 const char *sim_pstate_name(int st);

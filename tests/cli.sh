@@ -351,6 +351,11 @@ grep -q '"init_threads":2,' "$T/def.json" && ok "the runtime model starts with r
 "$GOSIM" -w tightloop -p 1 --cost-sysmon=7us --cost-futex-wake=1us --cost-netpoll=0 --trace="$T/costs.json" -q
 grep -q '"cost_sysmon_ns":7000,"cost_futex_wake_ns":1000,"cost_futex_sleep_ns":[0-9]*,"cost_usleep_ns":[0-9]*,"cost_syscall_ns":[0-9]*,"cost_netpoll_ns":0,' "$T/costs.json" &&
 	ok "the json header lists sysmon's and the thread operations' costs as run" || bad "the json header's thread costs"
+"$GOSIM" -w tightloop -p 2 --cpus=1 --cpu-place=prev --cpu-migration-cost=300us --trace="$T/place.json" -q
+"$GOSIM" -w tightloop -p 2 --cpus=1 --trace="$T/shared.json" -q
+grep -q '"cpus":1,"cpu_place":"prev","cpu_migration_cost_us":300' "$T/place.json" && grep -q '"cpus":1' "$T/shared.json" &&
+	! grep -q '"cpu_place"' "$T/shared.json" &&
+	ok "the json header names a --cpu-place other than shared, and its migration cost" || bad "the json header's cpu placement"
 "$GOSIM" -w tightloop --init-threads=65 -q 2>/dev/null; [ $? -eq 2 ] && ok "--init-threads above 64 is refused" || bad "--init-threads=65"
 "$GOSIM" -w tightloop --model=seed --init-threads=1 -q 2>/dev/null; [ $? -eq 2 ] && ok "--init-threads needs the runtime model" || bad "--init-threads in the seed model"
 "$GOSIM" -w tightloop -p 1 --sysmon-slack=70us --trace="$T/fixed.json" -q

@@ -16,7 +16,7 @@
 # --idle-timeout; default 0.3 CPUs, 120 s), AGNICE (--autogroup-nice;
 # default -20 as root, else unset). ONLY=KEY[,KEY...]: only those cases.
 # OPTS: more gosim options for the runtime model in every case (table
-# only; e.g. OPTS=--cpu-place=shared to see another placement).
+# only; e.g. OPTS=--cpu-place=prev to see another placement).
 # measure skips a case already saved in DIR unless FORCE=1.
 set -eu
 MODE=table
