@@ -762,12 +762,15 @@ static inline __attribute__((always_inline)) void run_ops(struct sim *s, int32_t
 static inline __attribute__((always_inline)) void run_gs(struct sim *s, int32_t gi, const int in_pass)
 {
 	const int32_t pi = s->allg[gi].p;
-	do {
-		if (s->costs && s->cfg.max_steps <= 0)
+	if (s->costs && s->cfg.max_steps <= 0) {
+		do
 			run_ops(s, gi, 1, 0);
-		else
+		while (in_pass && (gi = sched_next_in_pass(s, pi)) >= 0);
+	} else {
+		do
 			run_ops(s, gi, s->costs, 1);
-	} while (in_pass && (gi = sched_next_in_pass(s, pi)) >= 0);
+		while (in_pass && (gi = sched_next_in_pass(s, pi)) >= 0);
+	}
 }
 
 __attribute__((flatten)) void exec_run(struct sim *s, int32_t gi) { run_gs(s, gi, 0); }

@@ -352,12 +352,12 @@ static int32_t next_after_schedule(const struct sim *s, int32_t pi)
 int32_t sched_next_in_pass(struct sim *s, int32_t pi)
 {
 	const struct p *pp = &s->allp[pi];
-	if (s->status != SIM_RUNNING || s->nprocs > 64 || s->needsched[0] != 1ULL << pi || pp->status != P_RUNNING)
-		return -1;
+	if (s->status != SIM_RUNNING || s->nprocs > 64 || s->needsched[0] != 1ULL << pi ||
+	    (pp->runnext < 0 && pp->runqhead == pp->runqtail) || pp->status != P_RUNNING)
+		return -1; /* the tests have no side effects: the likeliest to fail first */
 	const struct m *mp = &s->allm[pp->m];
 	if (mp->curg >= 0 || mp->wake_at > s->now || (s->ncpus != 0 && (mp->cpu != CPU_RUN || mp->bursting)) ||
-	    pp->timers.len > 0 || (pp->schedtick % GLOBRUNQ_CHECK_TICK == 0 && s->runq.size > 0) ||
-	    (pp->runnext < 0 && pp->runqhead == pp->runqtail))
+	    pp->timers.len > 0 || (pp->schedtick % GLOBRUNQ_CHECK_TICK == 0 && s->runq.size > 0))
 		return -1;
 	sim_check(s);
 	if (s->status != SIM_RUNNING)
