@@ -338,12 +338,13 @@ static int resumed(struct g *gp)
 static int chan_step(struct sim *s, int32_t gi, const struct op *op, int send)
 {
 	struct g *gp = &s->allg[gi];
-	if (gp->param != PARAM_NONE && send && gp->param == PARAM_CLOSED) {
-		sim_crash(s, gi, "panic", "send on closed channel"); /* chansend after closechan woke it */
-		return 0;
+	if (gp->param != PARAM_NONE) { /* woken: the op is done (resumed), or a send's channel closed */
+		if (send && gp->param == PARAM_CLOSED) {
+			sim_crash(s, gi, "panic", "send on closed channel"); /* chansend after closechan woke it */
+			return 0;
+		}
+		return resumed(gp);
 	}
-	if (resumed(gp))
-		return 1;
 	int r = chan_op(s, gi, op->arg, send);
 	if (r == CHAN_PARKED || r == CHAN_DIED)
 		return 0;
