@@ -75,15 +75,15 @@ static const char usage_text[] =
 	"      --cpu-slice=DUR       with --cpus: a thread's time slice on a CPU (default\n"
 	"                            Linux's base slice, 0.75ms x (1 + log2 CPUs): 1.5ms\n"
 	"                            on 2 CPUs)\n"
-	"      --cpu-place=MODE      with --cpus: shared (default): one run queue, a thread\n"
+	"      --cpu-place=MODE      with --cpus: shared: one run queue, a thread\n"
 	"                            takes any free CPU; last: a thread runs on the CPU it\n"
 	"                            last ran on and preempts the thread there, as this\n"
 	"                            machine's kernel places woken threads (docs/fidelity.md);\n"
 	"                            linux: a run queue per CPU, a woken thread placed by\n"
 	"                            Linux's select_task_rq_fair (wake_affine, then an idle\n"
 	"                            CPU), balanced when a CPU goes idle and at 4ms ticks;\n"
-	"                            prev: the same, a woken thread on its previous CPU, as\n"
-	"                            this machine's kernel does\n"
+	"                            prev (default): the same, a woken thread on its\n"
+	"                            previous CPU, as this machine's kernel does\n"
 	"      --cpu-migration-cost=DUR  with --cpu-place=last, linux, prev: a balance moves\n"
 	"                            a thread waiting on another CPU only once it has not\n"
 	"                            run for DUR\n"
@@ -440,6 +440,7 @@ static int parse_long_only(struct opts *o, int c, const char *arg)
 		if (parse_choice("--cpu-place", arg, kinds, CPU_PLACE__N, &choice))
 			return 2;
 		o->cfg.cpu_place = (enum sim_cpu_place)choice;
+		o->cpu_place_set = 1;
 		return 0;
 	}
 	case OPT_CPU_MIGRATION_COST:
@@ -620,6 +621,11 @@ static int check_combination(struct opts *o)
 		msg_usage("--cpu-quota needs --cpus=N (the CPUs the quota limits)");
 		return EXIT_USAGE;
 	}
+	/* The command's default placement: a queue per CPU, a woken thread on
+	 * its previous CPU, as the kernel of the machine the fidelity table is
+	 * measured on places them (cpu.h); the library's stays shared. */
+	if (!o->cpu_place_set && o->cfg.cpus > 0 && o->cfg.model == MODEL_RUNTIME)
+		o->cfg.cpu_place = CPU_PLACE_PREV;
 	if (o->cfg.model != MODEL_RUNTIME && (o->cfg.thread_start_us > 0 || o->cfg.cost_go_ns > 0 || o->cfg.cost_chan_ns > 0 ||
 					      o->cfg.cost_switch_ns > 0 || o->cfg.cost_gosched_ns > 0 ||
 					      o->cfg.cost_sysmon_ns > 0 || thread_costs(&o->cfg))) {

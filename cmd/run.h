@@ -26,6 +26,7 @@ struct opts {
 	enum schedtrace_family family;
 	const char *go_version;
 	int64_t cpu_quota_milli; /* --cpu-quota in thousandths of a CPU, 0: none (release.h: defaultGOMAXPROCS) */
+	int cpu_place_set;       /* --cpu-place given; else prev with --cpus (cli.c) */
 	int detail;
 	int64_t max_goroutines;
 	int64_t max_steps;

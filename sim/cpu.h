@@ -54,8 +54,8 @@
  *  - a CPU that an M leaves (syscall, park, sleep) goes to the queue's
  *    pick at once.
  *
- * Placement (--cpu-place). shared (default): the above, one queue
- * for all CPUs. last: each M runs on the CPU it last ran on (m.cpuhome),
+ * Placement (--cpu-place; the command's default is prev, the library's,
+ * sim_config_default, shared). shared: the above, one queue for all CPUs. last: each M runs on the CPU it last ran on (m.cpuhome),
  * as the kernel of the machine the fidelity table is measured on places
  * woken threads (docs/fidelity.md, "pipeline-p4": select_task_rq_fair
  * kept a woken Go thread on its previous CPU in about 97% of wake-ups,
@@ -155,7 +155,7 @@ int64_t cpu_default_slice_us(int n);
 /* Sets up s->cpus for cfg.cpus below cfg.procs (else leaves the mechanism
  * off). Returns 0, or -1 when out of memory. */
 int cpu_init(struct sim *s);
-/* Whether the mechanism runs: fewer CPUs than Ps, or (shared placement)
+/* Whether the mechanism runs: fewer CPUs than Ps, or (any placement but last)
  * any --cpus when the threads have CPU work of their own (--cost-sysmon,
  * --cost-futex-wake, ...): with as many CPUs as Ps or more no M running Go
  * code waits, but sysmon's and the thread operations' bursts take CPU from
