@@ -21,6 +21,7 @@
 #ifndef GOSIM_TRACE_BACKEND_H
 #define GOSIM_TRACE_BACKEND_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -307,6 +308,128 @@ static inline char *tr_put_str(char *p, const struct tr_str *s)
 }
 
 #define TRACE_MAX_RECORD 640 /* longer than any record's fixed fields in json, jsonl or csv (an --explain rule included) */
+
+/* A record's goid of 1023 or more and its comma, from the text of the
+ * last one it wrote, stepped: most records show the goid the record
+ * before showed, or the next one (the G a go statement makes after the
+ * one it made). Below 1023 the small table is the cheaper. */
+struct tr_id {
+	int64_t v; /* -1: none (yet, or the last was longer than 16 bytes) */
+	char s[23]; /* v's digits and a comma (16 bytes at most): 16 bytes copied */
+	uint8_t len;
+};
+void tr_id_init(struct tr_id *c);
+char *tr_id_set(char *p, struct tr_id *c, int64_t v); /* trace.c: any other v */
+static inline char *tr_put_id(char *p, struct tr_id *c, const struct tr_small *t, int64_t v)
+{
+	uint64_t i = (uint64_t)v + 1;
+	if (i < TR_SMALL) {
+		size_t n = t[i].len;
+		memcpy(p, &t[i], sizeof t[i]);
+		return p + n;
+	}
+	if (v != c->v) {
+		if (v != c->v + 1 || c->s[c->len - 2] == '9')
+			return tr_id_set(p, c, v);
+		c->s[c->len - 2]++;
+		c->v = v;
+	}
+	memcpy(p, c->s, 16);
+	return p + c->len;
+}
+
+/* A record's text kept for the fields that made it (struct tr_ktab): a
+ * g record's after its goid (the fields it shows, its names and the
+ * record's end), an M, P, CPU or steal record's after t and seq. Nearly
+ * every record repeats one of a few dozen (the same P, M and move), so a
+ * hit is a hash, a compare and one block copy instead of the appenders.
+ * A direct-mapped table: a slot holds the last key hashed to it (k0 ~0
+ * when empty, which no record's key is: its ev, from, to and reason would
+ * be 0xff). A key is four words of the fields the text shows, read in
+ * place: for a g record from, to, reason, and wait in ev's place, with
+ * from_p; p and m; by_m and by_p; fn and obj (tr_key_g). Not for
+ * --explain's records (a rule each). The csv, json and jsonl back ends
+ * keep a table for g records and one for the others. */
+#define TR_KTAB 256
+#define TR_KTEXT 95 /* the longest text a slot holds */
+struct tr_kslot {
+	uint64_t k0, k1, k2, k3;
+	char s[TR_KTEXT];
+	uint8_t len;
+};
+struct tr_ktab {
+	struct tr_kslot slot[TR_KTAB];
+};
+struct tr_key {
+	uint64_t k0, k1, k2, k3;
+};
+_Static_assert(offsetof(struct sim_event, from) == offsetof(struct sim_event, ev) + 1 &&
+		       offsetof(struct sim_event, to) == offsetof(struct sim_event, ev) + 2 &&
+		       offsetof(struct sim_event, reason) == offsetof(struct sim_event, ev) + 3 &&
+		       offsetof(struct sim_event, m) == offsetof(struct sim_event, p) + 4 &&
+		       offsetof(struct sim_event, by_p) == offsetof(struct sim_event, by_m) + 4 &&
+		       offsetof(struct sim_event, obj) == offsetof(struct sim_event, fn) + 4 &&
+		       offsetof(struct sim_event, runnext) == offsetof(struct sim_event, n) + 4,
+	       "the fields a record's key reads as words are adjacent");
+static inline uint32_t tr_key_head(const struct sim_event *e) /* ev, from, to and reason */
+{
+	uint32_t w;
+	memcpy(&w, &e->ev, 4);
+	return w;
+}
+static inline uint64_t tr_key_word(const int32_t *two) /* two adjacent int32 fields */
+{
+	uint64_t w;
+	memcpy(&w, two, 8);
+	return w;
+}
+static inline struct tr_key tr_key_g(const struct sim_event *e)
+{
+	return (struct tr_key){ .k0 = (uint64_t)(uint32_t)e->from_p << 32 | (tr_key_head(e) & ~0xffu) | e->wait,
+				.k1 = tr_key_word(&e->p), .k2 = tr_key_word(&e->by_m), .k3 = tr_key_word(&e->fn) };
+}
+/* An M, P or CPU record's: ev, from, to with g; p and m; by_m and by_p. */
+static inline struct tr_key tr_key_state(const struct sim_event *e)
+{
+	return (struct tr_key){ .k0 = (uint64_t)(uint32_t)e->g << 32 | tr_key_head(e), .k1 = tr_key_word(&e->p),
+				.k2 = tr_key_word(&e->by_m) };
+}
+/* A steal record's (its g is -1): ev with victim; p and m; by_m and by_p;
+ * n and runnext. */
+static inline struct tr_key tr_key_steal(const struct sim_event *e)
+{
+	return (struct tr_key){ .k0 = (uint64_t)(uint32_t)e->victim << 32 | tr_key_head(e), .k1 = tr_key_word(&e->p),
+				.k2 = tr_key_word(&e->by_m), .k3 = tr_key_word(&e->n) };
+}
+void tr_ktab_init(struct tr_ktab *t); /* every slot empty */
+static inline struct tr_kslot *tr_kslot_of(struct tr_ktab *t, const struct tr_key *k)
+{
+	return &t->slot[((k->k0 ^ k->k1 ^ k->k2 << 1 ^ k->k3 << 2) * 0x9e3779b97f4a7c15ULL) >> 56];
+}
+static inline int tr_kslot_is(const struct tr_kslot *g, const struct tr_key *k)
+{
+	return g->k0 == k->k0 && g->k1 == k->k1 && g->k2 == k->k2 && g->k3 == k->k3;
+}
+/* After a miss: the text the record's formatter wrote (s, n bytes) kept
+ * with its key in the slot g when it fits in most bytes (the most a hit
+ * copies), so that the next record with those fields copies it. */
+void tr_kslot_keep(struct tr_kslot *g, const struct tr_key *k, const char *s, size_t n, size_t most);
+/* The text after a g record's goid: copy bytes from its slot (the
+ * caller's room covers them), or miss(p, ctx, e, slot) when the slot
+ * holds another key: it formats the text and keeps it (tr_kslot_keep
+ * with tr_key_g(e)). */
+typedef char *tr_kmiss_fn(char *p, void *ctx, const struct sim_event *e, struct tr_kslot *g);
+static inline __attribute__((always_inline)) char *tr_ktab_put_g(char *p, struct tr_ktab *t, const struct sim_event *e,
+								size_t copy, tr_kmiss_fn *miss, void *ctx)
+{
+	struct tr_key k = tr_key_g(e);
+	struct tr_kslot *g = tr_kslot_of(t, &k);
+	if (__builtin_expect(tr_kslot_is(g, &k), 1)) {
+		memcpy(p, g->s, copy);
+		return p + g->len;
+	}
+	return miss(p, ctx, e, g);
+}
 
 /* The program's names, quoted once for the record formats: each function
  * and channel as a JSON string and as a CSV field (record.c). */

@@ -16,22 +16,12 @@ static const char csv_header_explain[] =
 	"t,seq,ev,g,p,m,from,to,from_p,reason,victim,n,runnext,from_m,ran_us,by_m,by_p,fn,wait,chan,rule,rule_n\n";
 
 /* A g record's columns after g (p, m, from, to, from_p, reason, the five
- * empty integers, by_m, by_p, fn, wait, chan) and its line's end, as
- * formatted for one combination of the fields they show. Nearly every g
- * record repeats one of a few dozen (the same P, M and move), so the
- * texts are kept in a small direct-mapped table looked up by the fields
- * themselves (a slot holds the last combination hashed to it; k0 ~0,
- * which no record has (its from would be 0xff), when empty): a hit is a compare and one block
- * copy instead of the appenders. Not with --explain (a rule per record). */
-#define CSV_GREST 256
-#define CSV_GREST_TEXT 80 /* a longer text is not kept; copied whole, it stays within the record's
-			     reserved TRACE_MAX_RECORD (it starts a few dozen bytes in) */
-struct csv_grest {
-	uint64_t k0, k1, k2, k3;
-	uint8_t wait;
-	char s[CSV_GREST_TEXT];
-	uint8_t len;
-};
+ * empty integers, by_m, by_p, fn, wait, chan) and its line's end, and an
+ * M, P, CPU or steal record's line after t and seq, come from tables of
+ * the texts already formatted (struct tr_ktab); a hit copies CSV_GCOPY
+ * or CSV_OCOPY bytes, a longer text is formatted every time. */
+#define CSV_GCOPY 80
+#define CSV_OCOPY 64
 
 struct csv_state {
 	struct trace_out *o;
@@ -46,7 +36,8 @@ struct csv_state {
 	/* a G record's: from and to as one (from << 4 | to); the reason with
 	 * the five empty integers after it (victim .. ran_us); the wait */
 	struct tr_frags g_from_to, g_reason, wait;
-	struct csv_grest grest[CSV_GREST];
+	struct tr_id id; /* the last g record's goid over 1022 */
+	struct tr_ktab gtab, otab; /* g records', the others' */
 };
 
 static int csv_frags(struct csv_state *c)
@@ -68,8 +59,9 @@ static void *csv_open(struct trace_out *o, const struct trace_meta *m)
 		return NULL;
 	c->o = o;
 	tr_small_init(c->ints);
-	for (int i = 0; i < CSV_GREST; i++)
-		c->grest[i].k0 = ~0ULL;
+	tr_id_init(&c->id);
+	tr_ktab_init(&c->gtab);
+	tr_ktab_init(&c->otab);
 	if (csv_frags(c) != 0 || trace_names_init(&c->names, m) != 0 ||
 	    trace_out_room(o, c->most = trace_record_most(&c->names, 1)) != 0) {
 		trace_names_release(&c->names);
@@ -147,19 +139,53 @@ static char *cols_tail(char *p, const struct csv_state *c, const struct sim_even
 	return cols_wait_end(p, c, e, e->ev == EV_SUDOG, ch);
 }
 
-/* A record of any kind but g. */
+/* A record of any kind but g after t and seq, formatted. */
+static char *other_put(char *p, const struct csv_state *c, const struct sim_event *e)
+{
+	p = tr_put_frag(p, tr_frag_of(&c->ev, e->ev));
+	p = tr_put_ic(p, c->ints, e->g);
+	p = tr_put_ic2(p, c->pairs, c->ints, e->p, e->m, "", 0);
+	p = cols_kind(p, c, e);
+	p = tr_put_ic2(p, c->pairs, c->ints, e->by_m, e->by_p, "", 0);
+	return cols_tail(p, c, e, trace_record_chan(&c->names, e, 1));
+}
+
+/* The key of an M, P, CPU or steal record's text (a steal's when its g is
+ * -1, as every one's is); 0 for the kinds formatted every time. */
+static inline int other_key(const struct sim_event *e, struct tr_key *k)
+{
+	switch (e->ev) {
+	case EV_M:
+	case EV_P:
+	case EV_CPU:
+		*k = tr_key_state(e);
+		return 1;
+	case EV_STEAL:
+		*k = tr_key_steal(e);
+		return e->g == -1;
+	default:
+		return 0;
+	}
+}
+
+/* A record of any kind but g: through the table where it has a key. */
 __attribute__((noinline)) static int csv_other(struct csv_state *c, const struct sim_event *e)
 {
 	char *p = trace_record_begin(c->o, c->most);
 	if (!p)
 		return -1;
 	p = tr_put_tseq(p, &c->ts, e->t, e->seq);
-	p = tr_put_frag(p, tr_frag_of(&c->ev, e->ev));
-	p = tr_put_ic(p, c->ints, e->g);
-	p = tr_put_ic2(p, c->pairs, c->ints, e->p, e->m, "", 0);
-	p = cols_kind(p, c, e);
-	p = tr_put_ic2(p, c->pairs, c->ints, e->by_m, e->by_p, "", 0);
-	return trace_record_end(c->o, cols_tail(p, c, e, trace_record_chan(&c->names, e, 1)));
+	struct tr_key k;
+	if (c->explain || !other_key(e, &k))
+		return trace_record_end(c->o, other_put(p, c, e));
+	struct tr_kslot *g = tr_kslot_of(&c->otab, &k);
+	if (tr_kslot_is(g, &k)) {
+		memcpy(p, g->s, CSV_OCOPY);
+		return trace_record_end(c->o, p + g->len);
+	}
+	char *end = other_put(p, c, e);
+	tr_kslot_keep(g, &k, p, (size_t)(end - p), CSV_OCOPY);
+	return trace_record_end(c->o, end);
 }
 
 /* A g record's columns fn, wait, chan (rule, rule_n) and the line's end,
@@ -196,40 +222,21 @@ static char *g_rest_put(char *p, const struct csv_state *c, const struct sim_eve
 	return TR_PUT_LIT(p, ",,\n");
 }
 
-_Static_assert(offsetof(struct sim_event, from) == offsetof(struct sim_event, ev) + 1 &&
-		       offsetof(struct sim_event, to) == offsetof(struct sim_event, ev) + 2 &&
-		       offsetof(struct sim_event, reason) == offsetof(struct sim_event, ev) + 3 &&
-		       offsetof(struct sim_event, m) == offsetof(struct sim_event, p) + 4 &&
-		       offsetof(struct sim_event, by_p) == offsetof(struct sim_event, by_m) + 4 &&
-		       offsetof(struct sim_event, obj) == offsetof(struct sim_event, fn) + 4,
-	       "the fields a g record's key reads as words are adjacent");
+/* A table miss: the columns formatted and kept in the record's slot. */
+__attribute__((noinline)) static char *g_rest_miss(char *p, void *ctx, const struct sim_event *e, struct tr_kslot *g)
+{
+	char *end = g_rest_put(p, ctx, e);
+	struct tr_key k = tr_key_g(e);
+	tr_kslot_keep(g, &k, p, (size_t)(end - p), CSV_GCOPY);
+	return end;
+}
 
-/* The same through the table (struct csv_grest), keyed by the fields the
- * text shows, read as words: ev (g), from, to, reason and from_p; p and
- * m; by_m and by_p; fn and obj; and wait. */
+/* The same through the table (struct tr_ktab), but with --explain. */
 static inline char *g_rest(char *p, struct csv_state *c, const struct sim_event *e)
 {
 	if (c->explain)
 		return g_rest_put(p, c, e);
-	uint32_t w;
-	uint64_t k1, k2, k3;
-	memcpy(&w, &e->ev, 4);
-	memcpy(&k1, &e->p, 8);
-	memcpy(&k2, &e->by_m, 8);
-	memcpy(&k3, &e->fn, 8);
-	uint64_t k0 = (uint64_t)(uint32_t)e->from_p << 32 | w;
-	struct csv_grest *g = &c->grest[((k0 ^ k1 ^ k2 << 1 ^ k3 << 2 ^ e->wait) * 0x9e3779b97f4a7c15ULL) >> 56];
-	if (__builtin_expect(g->k0 == k0 && g->k1 == k1 && g->k2 == k2 && g->k3 == k3 && g->wait == e->wait, 1)) {
-		memcpy(p, g->s, CSV_GREST_TEXT); /* see CSV_GREST_TEXT */
-		return p + g->len;
-	}
-	char *end = g_rest_put(p, c, e);
-	size_t n = (size_t)(end - p);
-	if (n <= CSV_GREST_TEXT) {
-		*g = (struct csv_grest){ .k0 = k0, .k1 = k1, .k2 = k2, .k3 = k3, .wait = e->wait, .len = (uint8_t)n };
-		memcpy(g->s, p, n);
-	}
-	return end;
+	return tr_ktab_put_g(p, &c->gtab, e, CSV_GCOPY, g_rest_miss, c);
 }
 
 /* A g record, nearly every one: t, seq, ev and g, then the rest as one
@@ -241,7 +248,7 @@ static int csv_g(struct csv_state *c, const struct sim_event *e)
 		return -1;
 	p = tr_put_tseq(p, &c->ts, e->t, e->seq);
 	p = TR_PUT_LIT(p, "g,");
-	p = tr_put_ic(p, c->ints, e->g);
+	p = tr_put_id(p, &c->id, c->ints, e->g);
 	return trace_record_end(c->o, g_rest(p, c, e));
 }
 

@@ -180,6 +180,33 @@ void tr_small_init(struct tr_small t[TR_SMALL])
 	}
 }
 
+void tr_id_init(struct tr_id *c) { *c = (struct tr_id){ .v = -1 }; }
+
+char *tr_id_set(char *p, struct tr_id *c, int64_t v)
+{
+	char *end = tr_put_i(p, v);
+	*end++ = ',';
+	size_t n = (size_t)(end - p);
+	c->v = n <= 16 ? v : -1; /* a longer one is not kept: a hit copies 16 bytes */
+	memcpy(c->s, p, n);
+	c->len = (uint8_t)n;
+	return end;
+}
+
+void tr_ktab_init(struct tr_ktab *t)
+{
+	for (int i = 0; i < TR_KTAB; i++)
+		t->slot[i] = (struct tr_kslot){ .k0 = ~0ULL };
+}
+
+void tr_kslot_keep(struct tr_kslot *g, const struct tr_key *k, const char *s, size_t n, size_t most)
+{
+	if (n > most || n > TR_KTEXT)
+		return;
+	*g = (struct tr_kslot){ .k0 = k->k0, .k1 = k->k1, .k2 = k->k2, .k3 = k->k3, .len = (uint8_t)n };
+	memcpy(g->s, s, n);
+}
+
 int trace_out_room(struct trace_out *o, size_t n)
 {
 	if (n > o->cap / 2) {
