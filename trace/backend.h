@@ -351,7 +351,7 @@ static inline char *tr_put_id(char *p, struct tr_id *c, const struct tr_small *t
  * --explain's records (a rule each). The csv, json and jsonl back ends
  * keep a table for g records and one for the others. */
 #define TR_KTAB 256
-#define TR_KTEXT 95 /* the longest text a slot holds */
+#define TR_KTEXT 127 /* the longest text a slot holds (a slot is 160 bytes) */
 struct tr_kslot {
 	uint64_t k0, k1, k2, k3;
 	char s[TR_KTEXT];
@@ -401,6 +401,24 @@ static inline struct tr_key tr_key_steal(const struct sim_event *e)
 	return (struct tr_key){ .k0 = (uint64_t)(uint32_t)e->victim << 32 | tr_key_head(e), .k1 = tr_key_word(&e->p),
 				.k2 = tr_key_word(&e->by_m), .k3 = tr_key_word(&e->n) };
 }
+/* The key of an M, P, CPU or steal record's text (a steal's when its g is
+ * -1, as every one's is); 0 for the kinds formatted every time. */
+static inline int tr_key_other(const struct sim_event *e, struct tr_key *k)
+{
+	switch (e->ev) {
+	case EV_M:
+	case EV_P:
+	case EV_CPU:
+		*k = tr_key_state(e);
+		return 1;
+	case EV_STEAL:
+		*k = tr_key_steal(e);
+		return e->g == -1;
+	default:
+		return 0;
+	}
+}
+
 void tr_ktab_init(struct tr_ktab *t); /* every slot empty */
 static inline struct tr_kslot *tr_kslot_of(struct tr_ktab *t, const struct tr_key *k)
 {
@@ -508,6 +526,8 @@ struct trace_json_fmt {
 	struct tr_small ints[TR_SMALL];
 	struct tr_frags ev, reason, wait, gfrom, gto, mfrom, mto, pfrom, pto, cfrom, cto;
 	struct tr_frags48 g_from_to; /* "from":"new","to":"runnext","from_p": */
+	struct tr_id id; /* the last g record's goid over 1022 */
+	struct tr_ktab gtab, otab; /* the records' texts: g records' after the goid, the others' after seq */
 };
 int trace_json_fmt_init(struct trace_json_fmt *f, struct trace_out *o, const struct trace_meta *m, int jsonl);
 void trace_json_fmt_release(struct trace_json_fmt *f);

@@ -150,24 +150,6 @@ static char *other_put(char *p, const struct csv_state *c, const struct sim_even
 	return cols_tail(p, c, e, trace_record_chan(&c->names, e, 1));
 }
 
-/* The key of an M, P, CPU or steal record's text (a steal's when its g is
- * -1, as every one's is); 0 for the kinds formatted every time. */
-static inline int other_key(const struct sim_event *e, struct tr_key *k)
-{
-	switch (e->ev) {
-	case EV_M:
-	case EV_P:
-	case EV_CPU:
-		*k = tr_key_state(e);
-		return 1;
-	case EV_STEAL:
-		*k = tr_key_steal(e);
-		return e->g == -1;
-	default:
-		return 0;
-	}
-}
-
 /* A record of any kind but g: through the table where it has a key. */
 __attribute__((noinline)) static int csv_other(struct csv_state *c, const struct sim_event *e)
 {
@@ -176,7 +158,7 @@ __attribute__((noinline)) static int csv_other(struct csv_state *c, const struct
 		return -1;
 	p = tr_put_tseq(p, &c->ts, e->t, e->seq);
 	struct tr_key k;
-	if (c->explain || !other_key(e, &k))
+	if (c->explain || !tr_key_other(e, &k))
 		return trace_record_end(c->o, other_put(p, c, e));
 	struct tr_kslot *g = tr_kslot_of(&c->otab, &k);
 	if (tr_kslot_is(g, &k)) {

@@ -69,8 +69,7 @@ static char *event_json_kind(char *p, const struct trace_json_fmt *f, const stru
 }
 
 /* The fields from ev to by_p of a record of another kind than g. */
-__attribute__((noinline)) static char *event_json_other(char *p, const struct trace_json_fmt *f,
-							const struct sim_event *e)
+static char *event_json_other(char *p, const struct trace_json_fmt *f, const struct sim_event *e)
 {
 	p = tr_put_frag(p, tr_frag_of(&f->ev, e->ev)); /* ,"ev":"m","g": */
 	p = tr_put_ic(p, f->ints, e->g);
@@ -81,13 +80,10 @@ __attribute__((noinline)) static char *event_json_other(char *p, const struct tr
 	return event_json_kind(p, f, e);
 }
 
-/* A g record's fields from ev on (nearly every record), from and to with
+/* A g record's fields after g (nearly every record), from and to with
  * the key after them as one fragment. */
-static inline __attribute__((always_inline)) char *event_json_g(char *p, const struct trace_json_fmt *f,
-							   const struct sim_event *e)
+static char *event_json_g(char *p, const struct trace_json_fmt *f, const struct sim_event *e)
 {
-	p = TR_PUT_LIT(p, ",\"ev\":\"g\",\"g\":");
-	p = tr_put_ic(p, f->ints, e->g);
 	p = put_kv_i(p, f, "\"p\":", e->p);
 	p = put_kv_i(p, f, "\"m\":", e->m);
 	p = put_kv_i(p, f, "\"by_m\":", e->by_m);
@@ -234,6 +230,9 @@ int trace_json_fmt_init(struct trace_json_fmt *f, struct trace_out *o, const str
 	    tr_frags_set(&f->cfrom, CPU__N, sim_cpustate_name, "\"from\":\"", "\",") != 0 ||
 	    tr_frags_set(&f->cto, CPU__N, sim_cpustate_name, "\"to\":\"", "\",") != 0)
 		return -1;
+	tr_id_init(&f->id);
+	tr_ktab_init(&f->gtab);
+	tr_ktab_init(&f->otab);
 	if (trace_names_init(&f->names, m) != 0)
 		return -1;
 	f->most = trace_record_most(&f->names, 0);
@@ -265,12 +264,10 @@ static char *put_names(char *p, const struct trace_json_fmt *f, const struct sim
 	return p;
 }
 
-int trace_record_json(struct trace_json_fmt *f, const struct sim_event *e)
+/* A record's fields after those before it (g's for a g record, seq's
+ * for the others), its rule (--explain), names and end. */
+static char *record_rest(char *p, const struct trace_json_fmt *f, const struct sim_event *e)
 {
-	char *p = trace_record_begin(f->o, f->most);
-	if (!p)
-		return -1;
-	p = tr_put_tseq(p, &f->ts, e->t, e->seq);
 	p = e->ev == EV_G ? event_json_g(p, f, e) : event_json_other(p, f, e);
 	if (e->rule) { /* --explain */
 		p = put_kv_s(p, "\"rule\":\"", sim_rule_name(e->rule));
@@ -280,7 +277,54 @@ int trace_record_json(struct trace_json_fmt *f, const struct sim_event *e)
 		p = put_names(p, f, e);
 	p[-1] = '}'; /* the last field's comma */
 	*p = '\n';
-	p += f->jsonl;
+	return p + f->jsonl;
+}
+
+/* A record's text kept in its table (struct tr_ktab) has no rule; a hit
+ * copies JSON_GCOPY (g) or JSON_OCOPY bytes, a longer text is formatted
+ * every time. */
+#define JSON_GCOPY 112
+#define JSON_OCOPY 96
+
+/* A g record's table miss: its text formatted and kept. */
+__attribute__((noinline)) static char *g_rest_miss(char *p, void *ctx, const struct sim_event *e, struct tr_kslot *g)
+{
+	char *end = record_rest(p, ctx, e);
+	struct tr_key k = tr_key_g(e);
+	tr_kslot_keep(g, &k, p, (size_t)(end - p), JSON_GCOPY);
+	return end;
+}
+
+/* A record of another kind than g after seq: through the table where it
+ * has a key. */
+__attribute__((noinline)) static char *record_other(char *p, struct trace_json_fmt *f, const struct sim_event *e)
+{
+	struct tr_key k;
+	if (e->rule || !tr_key_other(e, &k))
+		return record_rest(p, f, e);
+	struct tr_kslot *g = tr_kslot_of(&f->otab, &k);
+	if (tr_kslot_is(g, &k)) {
+		memcpy(p, g->s, JSON_OCOPY);
+		return p + g->len;
+	}
+	char *end = record_rest(p, f, e);
+	tr_kslot_keep(g, &k, p, (size_t)(end - p), JSON_OCOPY);
+	return end;
+}
+
+int trace_record_json(struct trace_json_fmt *f, const struct sim_event *e)
+{
+	char *p = trace_record_begin(f->o, f->most);
+	if (!p)
+		return -1;
+	p = tr_put_tseq(p, &f->ts, e->t, e->seq);
+	if (e->ev == EV_G) {
+		p = TR_PUT_LIT(p, ",\"ev\":\"g\",\"g\":");
+		p = tr_put_id(p, &f->id, f->ints, e->g);
+		p = e->rule ? record_rest(p, f, e) : tr_ktab_put_g(p, &f->gtab, e, JSON_GCOPY, g_rest_miss, f);
+	} else {
+		p = record_other(p, f, e);
+	}
 	if (f->first)
 		json_after_first(f);
 	return trace_record_end(f->o, p);
