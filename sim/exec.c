@@ -13,7 +13,6 @@
 #include "chan.h"
 #include "evq.h"
 #include "runq.h"
-#include "sched.h"
 #include "syscall.h"
 
 static const struct op *cur_op(const struct sim *s, const struct g *gp)
@@ -760,22 +759,26 @@ static inline __attribute__((always_inline)) void run_ops(struct sim *s, int32_t
  * this loop (sched_next_in_pass: the pass's own next steps, taken here
  * instead of returning to it), as park_m calls schedule. A loop, not a
  * call: nothing nests. */
-static inline __attribute__((always_inline)) void run_gs(struct sim *s, int32_t gi, const int in_pass)
+static inline __attribute__((always_inline)) void run_gs(struct sim *s, int32_t gi, const int in_pass,
+							 exec_next_fn next)
 {
 	const int32_t pi = s->allg[gi].p;
 	if (s->costs && s->cfg.max_steps <= 0) {
 		do
 			run_ops(s, gi, 1, 0);
-		while (in_pass && (gi = sched_next_in_pass(s, pi)) >= 0);
+		while (in_pass && (gi = next(s, pi)) >= 0);
 	} else {
 		do
 			run_ops(s, gi, s->costs, 1);
-		while (in_pass && (gi = sched_next_in_pass(s, pi)) >= 0);
+		while (in_pass && (gi = next(s, pi)) >= 0);
 	}
 }
 
-__attribute__((flatten)) void exec_run(struct sim *s, int32_t gi) { run_gs(s, gi, 0); }
-__attribute__((flatten)) void exec_run_in_pass(struct sim *s, int32_t gi) { run_gs(s, gi, 1); }
+__attribute__((flatten)) void exec_run(struct sim *s, int32_t gi) { run_gs(s, gi, 0, NULL); }
+__attribute__((flatten)) void exec_run_in_pass(struct sim *s, int32_t gi, exec_next_fn next)
+{
+	run_gs(s, gi, 1, next);
+}
 
 /* A system call returned (the event queue's EVQ_SYSCALL_DONE): the G
  * leaves it (exitsyscall) and, if it got a P, runs on. */

@@ -21,9 +21,11 @@
 /* Runs G gi, running on its P, until it leaves the CPU or starts CPU work. */
 void exec_run(struct sim *s, int32_t gi);
 /* The same from schedule_busy_ps's pass (sched.c's execute): then, while
- * the pass's next schedule of the P is known (sched_next_in_pass), the G
- * it executes runs on in the same loop. */
-void exec_run_in_pass(struct sim *s, int32_t gi);
+ * the pass's next schedule of the P is known (next: sched.c's
+ * sched_next_in_pass, passed down so that the interpreter does not call up
+ * into the scheduler), the G it executes runs on in the same loop. */
+typedef int32_t (*exec_next_fn)(struct sim *s, int32_t pi);
+void exec_run_in_pass(struct sim *s, int32_t gi, exec_next_fn next);
 void exec_cpu_done(struct sim *s, int32_t pi, uint64_t gen);
 void exec_syscall_done(struct sim *s, int32_t gi);
 int exec_preempt(struct sim *s, int32_t pi);

@@ -237,7 +237,7 @@ static SIM_HOT void execute(struct sim *s, int32_t pi, const struct found *f, in
 {
 	execute_g(s, pi, f);
 	if (in_pass && s->nprocs <= 64)
-		exec_run_in_pass(s, f->g);
+		exec_run_in_pass(s, f->g, sched_next_in_pass);
 	else
 		exec_run(s, f->g);
 }
