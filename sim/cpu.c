@@ -472,7 +472,9 @@ static int32_t select_idle_sibling(const struct sim *s, int32_t prev, int32_t ta
  * with the other CPU idle (select_idle_sibling did not take it): not
  * upstream's behaviour (its kernel is booted with sched_vcpu_pack=15).
  * Simplification: a wake-up with no thread as its waker (a syscall's or
- * a sleep's end, an interrupt) counts the previous CPU as the waker's. */
+ * a sleep's end, an interrupt) counts the previous CPU as the waker's, and
+ * so does one by wakep, whose caller is not tracked (cpu_notewakeup): the
+ * waker's CPU is known only for sysmon's and handoffp's wakes. */
 int32_t cpu_select(const struct sim *s, int32_t mi)
 {
 	const struct m *mp = &s->allm[mi];
