@@ -885,12 +885,26 @@ static int balance_tick(struct sim *s)
 	return need_schedule;
 }
 
-/* linux, prev: the next tick is an event while some CPU could pull. */
+/* linux, prev: the next tick is an event while some CPU could pull: some
+ * c with imbalanced(c, busiest_cpu(c)), in two passes, not one walk per
+ * CPU: busiest_cpu(c) is the first CPU with waiters and the most runnable
+ * threads (b1), or for b1 itself the first such among the others (b2). */
 static int arm_tick(struct sim *s)
 {
+	int32_t b1 = -1, b2 = -1;
+	for (int32_t c = 0; c < s->ncpus; c++) {
+		if (s->cpus[c].q.n == 0)
+			continue;
+		if (b1 < 0 || nr_running(s, c) > nr_running(s, b1)) {
+			b2 = b1;
+			b1 = c;
+		} else if (b2 < 0 || nr_running(s, c) > nr_running(s, b2)) {
+			b2 = c;
+		}
+	}
 	int want = 0;
-	for (int32_t c = 0; c < s->ncpus && !want; c++)
-		want = imbalanced(s, c, busiest_cpu(s, c));
+	for (int32_t c = 0; b1 >= 0 && c < s->ncpus && !want; c++)
+		want = imbalanced(s, c, c == b1 ? b2 : b1);
 	int64_t at = want ? (s->now / CPU_TICK_US + 1) * CPU_TICK_US : 0;
 	if (at == s->balance_at)
 		return 0;
