@@ -757,18 +757,25 @@ static int pull_cold(struct sim *s)
 	return need_schedule;
 }
 
-/* last: while a CPU is idle and an M waits on another, the instant the
- * coldest waiter turns cold is an event. */
-static int arm_balance(struct sim *s)
+/* The balance event (last's cold waiter, linux's and prev's tick) due at
+ * at, or none when at is 0; moved only when at changes. */
+static int balance_event_at(struct sim *s, int64_t at)
 {
-	int32_t mi = s->cpu_last && idle_cpu(s) >= 0 ? coldest_waiter(s) : -1;
-	int64_t at = mi >= 0 ? s->allm[mi].cpuleft + s->cpu_migration_cost_us : 0;
 	if (at == s->balance_at)
 		return 0;
 	if (s->balance_at)
 		evq_cancel(&s->evq, slot(s, s->ncpus));
 	s->balance_at = at;
 	return at ? evq_schedule(&s->evq, slot(s, s->ncpus), at, EVQ_CPU_BALANCE, 0, 0) : 0;
+}
+
+/* last: while a CPU is idle and an M waits on another, the instant the
+ * coldest waiter turns cold is an event. */
+static int arm_balance(struct sim *s)
+{
+	int32_t mi = s->cpu_last && idle_cpu(s) >= 0 ? coldest_waiter(s) : -1;
+	int64_t at = mi >= 0 ? s->allm[mi].cpuleft + s->cpu_migration_cost_us : 0;
+	return balance_event_at(s, at);
 }
 
 /* linux, prev: Linux's load balance (kernel/sched/fair.c
@@ -906,12 +913,7 @@ static int arm_tick(struct sim *s)
 	for (int32_t c = 0; b1 >= 0 && c < s->ncpus && !want; c++)
 		want = imbalanced(s, c, c == b1 ? b2 : b1);
 	int64_t at = want ? (s->now / CPU_TICK_US + 1) * CPU_TICK_US : 0;
-	if (at == s->balance_at)
-		return 0;
-	if (s->balance_at)
-		evq_cancel(&s->evq, slot(s, s->ncpus));
-	s->balance_at = at;
-	return at ? evq_schedule(&s->evq, slot(s, s->ncpus), at, EVQ_CPU_BALANCE, 0, 0) : 0;
+	return balance_event_at(s, at);
 }
 
 static void pause_waiters(struct sim *s, const struct cpuq *q)
