@@ -192,14 +192,15 @@ static void pay_debt(struct sim *s, int32_t gi, struct p *pp)
  * Simplification: time is whole microseconds, so costs below one add up
  * on the P and are paid when they reach one, by whichever G runs then
  * (also the rest of a cost a preemption cut short). */
-static inline int pay_cost(struct sim *s, int32_t gi, struct p *pp, const struct op *op, int fresh)
+static inline int pay_cost(struct sim *s, int32_t gi, struct p *pp, const struct op *op, int fresh, uint32_t pc)
 {
-	const struct g *gp = &s->allg[gi];
+	struct g *gp = &s->allg[gi];
 	if (fresh && gp->param == PARAM_NONE)
 		pp->cost_debt_ns += s->op_cost_ns[op->kind];
 	if (pp->cost_debt_ns < 1000)
 		return 0;
-	mark_paid(pp, gi, gp->pc);
+	gp->pc = pc; /* the G stays on its op (pay_debt's exec_stoppable reads it) */
+	mark_paid(pp, gi, pc);
 	pay_debt(s, gi, pp);
 	return 1;
 }
@@ -629,11 +630,12 @@ static exec_op_fn *const op_table[OP__N] = { WORKLOAD_OPS(EXEC_ENTRY) };
 /* pay_cost for an op whose kind costs nothing (run, loop, repeat, end:
  * op_cost_ns), which adds nothing to the debt: only a debt of a whole
  * microsecond or more is paid before it. */
-static inline int pay_due(struct sim *s, int32_t gi, struct p *pp)
+static inline int pay_due(struct sim *s, int32_t gi, struct p *pp, uint32_t pc)
 {
 	if (pp->cost_debt_ns < 1000)
 		return 0;
-	mark_paid(pp, gi, s->allg[gi].pc);
+	s->allg[gi].pc = pc;
+	mark_paid(pp, gi, pc);
 	pay_debt(s, gi, pp);
 	return 1;
 }
@@ -644,30 +646,58 @@ static inline int step_limit(struct sim *s, int32_t gi, struct p *pp, uint32_t p
 {
 	if (s->cfg.max_steps <= 0 || ++s->steps <= s->cfg.max_steps)
 		return 0;
+	s->allg[gi].pc = pc;
 	if (s->costs)
 		mark_paid(pp, gi, pc);
 	sim_limit(s, "executed", s->cfg.max_steps, "steps");
 	return 1;
 }
 
-/* G gi's op at pc is done and the G still runs on its P: the next pc is
- * read back (the handler moved it). A jump back (may_loop: END,
- * RANGE_END, JUMP) counts a loop round, for the progress poll. */
-static inline uint32_t op_finished(struct sim *s, int32_t gi, uint32_t pc, int may_loop)
+/* A send or receive of G gi at pc (the loop's: g.pc may be behind it),
+ * the loop's own chan_step: 1 if done, 0 if the G parked or the program
+ * died (g.pc is then pc). Nothing chan_op calls reads g.pc. */
+static inline __attribute__((always_inline)) int chan_step_at(struct sim *s, int32_t gi, const struct op *op,
+							      const int send, uint32_t pc)
 {
-	uint32_t next = s->allg[gi].pc;
-	if (may_loop && next <= pc && ++s->ops % SIM_PROGRESS_EVENTS == 0)
+	struct g *gp = &s->allg[gi];
+	if (gp->param != PARAM_NONE) { /* woken: the op is done (resumed), or a send's channel closed */
+		if (send && gp->param == PARAM_CLOSED) {
+			gp->pc = pc;
+			sim_crash(s, gi, "panic", "send on closed channel"); /* chansend after closechan woke it */
+			return 0;
+		}
+		gp->param = PARAM_NONE;
+		return 1;
+	}
+	int r = chan_op(s, gi, op->arg, send);
+	if (r == CHAN_PARKED || r == CHAN_DIED) {
+		s->allg[gi].pc = pc;
+		return 0;
+	}
+	return 1;
+}
+
+/* A jump back from pc to next (may_loop: END, RANGE_END, JUMP) counts a
+ * loop round, for the progress poll; g.pc is next first. */
+static inline void loop_round(struct sim *s, int32_t gi, uint32_t pc, uint32_t next)
+{
+	if (next <= pc && ++s->ops % SIM_PROGRESS_EVENTS == 0) {
+		s->allg[gi].pc = next;
 		sim_poll(s); /* a long loop of ops that emit nothing */
-	return next;
+	}
 }
 
 /* Run G gi, which is running on its P, until it leaves the CPU or starts
  * CPU work. The G's function never changes, so its ops are a cursor held
- * here; pc is re-read after each op (handlers move it, and op_go may move
- * allg); the OP_EXIT after the last op is its return (goexit). An op is
- * fresh (its cost not yet charged: pay_cost) unless it is the one this P
- * last left unfinished; every op after a finished one is. The P's mark is
- * taken at the start (every way out but a finished run marks again).
+ * here, and so is pc: the common ops (run, send, recv, repeat, end) move
+ * it here, and g.pc, which only the G's own ops change, is brought up to
+ * it before anything else can read it (an op that leaves the CPU or
+ * parks, a payment, a poll, the other ops, which are given g.pc and move
+ * it themselves) and when the loop stops; op_go may move allg. The
+ * OP_EXIT after the last op is its return (goexit). An op is fresh (its
+ * cost not yet charged: pay_cost) unless it is the one this P last left
+ * unfinished; every op after a finished one is. The P's mark is taken at
+ * the start (every way out but a finished run marks again).
  * Before an op its cost is charged and a whole microsecond of debt paid
  * (pay_cost; for the kinds that cost nothing only the payment, pay_due),
  * then --max-steps is checked (step_limit), then it runs.
@@ -684,72 +714,90 @@ static inline __attribute__((always_inline)) void run_ops(struct sim *s, int32_t
 	const struct func *fn = &s->prog->funcs[s->allg[gi].fn];
 	const struct op *ops = fn->ops;
 	const int32_t pi = s->allg[gi].p;
-	struct p *pp = &s->allp[pi]; /* an op that returns 1 leaves the G running on it */
+	struct p *pp = &s->allp[pi]; /* an op that does not leave the CPU leaves the G running on it */
 	uint32_t pc = s->allg[gi].pc;
 	int fresh = pp->cost_paid_g != gi || pp->cost_paid_pc != pc;
 	if (ops[pc].kind != OP_EXIT) /* a G that only exits leaves another's mark (a preempted op's) alone */
 		pp->cost_paid_g = -1; /* unused without costs */
 	while (s->status == SIM_RUNNING) {
 		const struct op *op = &ops[pc];
-		int more;
+		if (op->kind > OP_EXIT)
+			__builtin_unreachable(); /* the compiled program's kinds (workload.h) */
 		switch (op->kind) { /* the common ops inline, the others through the table */
 		case OP_EXIT:
+			s->allg[gi].pc = pc;
 			goexit(s, gi, pp->m);
 			return;
 		case OP_RUN:
-			if ((costs && pay_due(s, gi, pp)) || (limit && step_limit(s, gi, pp, pc)))
+			if ((costs && pay_due(s, gi, pp, pc)) || (limit && step_limit(s, gi, pp, pc)))
 				return;
-			more = op_run(s, gi, op);
+			if (op->val != 0 || s->allg[gi].u.left != 0) { /* else cpu_op's empty op, at once */
+				s->allg[gi].pc = pc;
+				if (cpu_op(s, gi, op))
+					goto left;
+			}
+			pc++;
 			break;
 		case OP_GO:
-			if ((costs && pay_cost(s, gi, pp, op, fresh)) || (limit && step_limit(s, gi, pp, pc)))
+			if ((costs && pay_cost(s, gi, pp, op, fresh, pc)) || (limit && step_limit(s, gi, pp, pc)))
 				return;
-			more = op_go(s, gi, op);
+			s->allg[gi].pc = pc;
+			if (!op_go(s, gi, op))
+				goto left;
+			pc++;
 			break;
 		case OP_SEND:
-			if ((costs && pay_cost(s, gi, pp, op, fresh)) || (limit && step_limit(s, gi, pp, pc)))
+			if ((costs && pay_cost(s, gi, pp, op, fresh, pc)) || (limit && step_limit(s, gi, pp, pc)))
 				return;
-			more = op_send(s, gi, op);
+			if (!chan_step_at(s, gi, op, 1, pc))
+				goto left;
+			pc++;
 			break;
 		case OP_RECV:
-			if ((costs && pay_cost(s, gi, pp, op, fresh)) || (limit && step_limit(s, gi, pp, pc)))
+			if ((costs && pay_cost(s, gi, pp, op, fresh, pc)) || (limit && step_limit(s, gi, pp, pc)))
 				return;
-			more = op_recv(s, gi, op);
+			if (!chan_step_at(s, gi, op, 0, pc))
+				goto left;
+			pc++;
 			break;
 		case OP_REPEAT:
-			if ((costs && pay_due(s, gi, pp)) || (limit && step_limit(s, gi, pp, pc)))
+			if ((costs && pay_due(s, gi, pp, pc)) || (limit && step_limit(s, gi, pp, pc)))
 				return;
-			more = repeat_in(s, gi, fn, op);
+			*(fn->side ? &s->iterpool[s->allg[gi].iters + op->depth] : &s->allg[gi].iters) =
+				(int32_t)op->val; /* -1: forever */
+			pc = op->val != 0 ? pc + 1 : (uint32_t)op->arg + 1;
 			break;
-		case OP_END: /* not a step; it never leaves the CPU */
-			if (costs && pay_due(s, gi, pp))
+		case OP_END: { /* not a step; it never leaves the CPU */
+			if (costs && pay_due(s, gi, pp, pc))
 				return;
-			end_in(s, gi, fn, op);
-			pc = op_finished(s, gi, pc, 1);
-			fresh = 1;
-			continue;
+			int32_t *it = fn->side ? &s->iterpool[s->allg[gi].iters + op->depth] : &s->allg[gi].iters;
+			uint32_t next = *it < 0 || --*it > 0 ? (uint32_t)op->arg + 1 : pc + 1;
+			loop_round(s, gi, pc, next);
+			pc = next;
+			break;
+		}
 		default:
-			assert(op->kind < OP__N);
-			if ((costs && pay_cost(s, gi, pp, op, fresh)) || /* a handler may add to the debt (sema.c's spin) */
+			if ((costs && pay_cost(s, gi, pp, op, fresh, pc)) || /* a handler may add to the debt (sema.c's spin) */
 			    (limit && op->kind != OP_RANGE_END && step_limit(s, gi, pp, pc)))
 				return;
-			more = op_table[op->kind](s, gi, op);
-			if (more) {
-				assert(s->allg[gi].p == pi);
-				pc = op_finished(s, gi, pc, 1);
-				fresh = 1;
-				continue;
+			s->allg[gi].pc = pc;
+			if (!op_table[op->kind](s, gi, op))
+				goto left;
+			assert(s->allg[gi].p == pi);
+			{
+				uint32_t next = s->allg[gi].pc;
+				loop_round(s, gi, pc, next);
+				pc = next;
 			}
 			break;
 		}
-		if (!more) {
-			if (costs)
-				op_left(s, gi, pp, pc);
-			return;
-		}
-		pc = op_finished(s, gi, pc, 0); /* none of the inline ops but END jumps back */
 		fresh = 1;
 	}
+	s->allg[gi].pc = pc; /* the run stopped */
+	return;
+left: /* the op left the G off the CPU (or the run stopped); g.pc is the handler's */
+	if (costs)
+		op_left(s, gi, pp, pc);
 }
 
 /* The loop's instance for the run's configuration: the runtime model
