@@ -66,6 +66,9 @@ static const char usage_text[] =
 	"                            thread's mstart): with --cpus\n"
 	"                            the thread takes it on the shared CPUs, else it is\n"
 	"                            counted in the summary (defaults measured)\n"
+	"      --cost-write=DUR      runtime model: the CPU time of one write(2) of\n"
+	"                            sysmon's schedtrace (18 + 2 x Ps a SCHED line;\n"
+	"                            with --schedtrace only; default measured)\n"
 	"      --cpus=N              runtime model: the machine's CPUs, 1..1024, shared\n"
 	"                            by the threads running Go code and by sysmon's and\n"
 	"                            the thread operations' CPU (default: one per P);\n"
@@ -406,7 +409,8 @@ static int parse_long_only(struct opts *o, int c, const char *arg)
 	case OPT_COST_THREAD + TOP_SYSCALL:
 	case OPT_COST_THREAD + TOP_NETPOLL:
 	case OPT_COST_THREAD + TOP_CLONE:
-	case OPT_COST_THREAD + TOP_MSTART: {
+	case OPT_COST_THREAD + TOP_MSTART:
+	case OPT_COST_THREAD + TOP_WRITE: {
 		int op = c - OPT_COST_THREAD;
 		char name[32];
 		snprintf(name, sizeof name, "--cost-%s", sim_thread_op_name(op));

@@ -33,6 +33,10 @@
  * with the two above so that creation - wake is what was measured */
 #define RUNTIME_COST_CLONE_NS 23500        /* newm -> allocm -> newosproc (clone), the creator's: futex-wake + 10 us */
 #define RUNTIME_COST_MSTART_NS 37000       /* the new thread's mstart -> minit -> schedule: futex-sleep + 28 us */
+/* one write(2) of schedtrace's print(): a few bytes to a file, the writer's
+ * thread CPU (tools/measure-costs/threads.c write: 1.15-1.28 us over 5
+ * runs, docs/costs.md) */
+#define RUNTIME_COST_WRITE_NS 1187
 #define RUNTIME_SPIN_NS 741           /* sync.Mutex's active spin (lockSlow -> runtime_doSpin): procyield(30), 30 PAUSEs (tools/measure-costs/threads.c) */
 #define RUNTIME_INIT_THREADS 2    /* runtime model: idle Ms left by the runtime's init (README) */
 #define RUNTIME_TIMER_SLACK_US 70  /* runtime model: usleep overshoot measured here (tools/timer-slack.c) */

@@ -54,9 +54,11 @@ enum sim_netpoll_wait { NETPOLL_WAIT_MODEL, NETPOLL_WAIT_EXACT, NETPOLL_WAIT_MS 
  * call's entry and exit (entersyscall .. exitsyscall), netpoll's
  * epoll_wait (its sleep and return), and where startm finds no idle M:
  * newm -> allocm -> newosproc's clone (the creator's) and the new thread's
- * mstart -> minit -> schedule (its own). */
+ * mstart -> minit -> schedule (its own); and with --schedtrace, sysmon's
+ * schedtrace(), which print()s each piece of its SCHED line with a
+ * write(2) of its own (one cost per write). */
 #define SIM_THREAD_OPS(X) X(FUTEX_WAKE, "futex-wake") X(FUTEX_SLEEP, "futex-sleep") X(USLEEP, "usleep") \
-	X(SYSCALL, "syscall") X(NETPOLL, "netpoll") X(CLONE, "clone") X(MSTART, "mstart")
+	X(SYSCALL, "syscall") X(NETPOLL, "netpoll") X(CLONE, "clone") X(MSTART, "mstart") X(WRITE, "write")
 #define SIM_ENUM_TOP(K, name) TOP_##K,
 enum sim_thread_op { SIM_THREAD_OPS(SIM_ENUM_TOP) TOP__N };
 /* A duration field set to SIM_MODEL_DEFAULT takes its model's default. */

@@ -228,6 +228,23 @@ static void catch_up(struct sim *s)
  * placed: sysmon has a CPU of its own. */
 static int cpu_placed(const struct sim *s) { return s->ncpus > 0 && s->cfg.cost_sysmon_ns > 0; }
 
+/* schedtrace(false): its print()s write each piece of the line to stderr
+ * with a write(2) of its own (print -> gwrite -> writeErr -> write), on
+ * sysmon's thread: "SCHED ", the ms, then six (1.19: five) name=value
+ * pairs, "[" before P 0, a space and the run queue's length per P, "]\n":
+ * 18 + 2 x GOMAXPROCS writes from Go 1.20 (needspinning), 16 + 2 x
+ * GOMAXPROCS before (strace of the server twin: 26 writes a line at 4 Ps).
+ * Each costs --cost-write of sysmon's CPU (cpu_thread_cost: a burst on the
+ * shared CPUs with --cpus, else counted).
+ * Simplification: schedtrace holds sched.lock meanwhile; an M that wants
+ * it does not wait; --scheddetail's P, M and G lines (cmd/ prints them)
+ * cost no more writes. */
+static void schedtrace_write(struct sim *s)
+{
+	int64_t writes = 16 + 2 * (int64_t)s->nprocs + (sim_release_rule(s, RR_NEEDSPINNING) ? 2 : 0);
+	cpu_thread_cost(s, s->sysmon_m, TOP_WRITE, writes * s->cfg.cost_thread_ns[TOP_WRITE]);
+}
+
 void sysmon_pass(struct sim *s)
 {
 	catch_up(s);
@@ -253,6 +270,7 @@ void sysmon_pass(struct sim *s)
 		if (s->starttime < 0)
 			s->starttime = s->now;
 		s->lasttrace = s->now;
+		schedtrace_write(s);
 		if (s->sink.schedtrace && s->sink.schedtrace(s->sink.ctx, s) != 0)
 			s->status = SIM_ABORTED;
 	}

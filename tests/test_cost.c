@@ -224,3 +224,50 @@ Test(cost, a_thread_operation_cost_needs_the_runtime_model)
 	cr_assert(strstr(err.msg, "runtime model") != NULL, "%s", err.msg);
 	program_free(p);
 }
+
+/* --cost-write: each SCHED line costs sysmon one write(2) per piece that
+ * schedtrace() prints: 18 + 2 x GOMAXPROCS from Go 1.20 (needspinning),
+ * 16 + 2 x GOMAXPROCS in 1.19; placed with --cpus, a burst of sysmon's
+ * thread that delays a CPU-bound G on one CPU. */
+static int count_line(void *ctx, const struct sim *s)
+{
+	(void)s;
+	++*(int *)ctx;
+	return 0;
+}
+
+static const char hog_json[] = "{\"main\": [{\"run\": \"5ms\"}]}";
+
+static struct sim_summary run_write_cost(int go, int schedtrace_ms, int64_t cost_ns, int *lines)
+{
+	struct sim_config cfg = runtime_config(2);
+	cfg.go_release = go;
+	cfg.cpus = 1;
+	cfg.schedtrace_ms = schedtrace_ms;
+	cfg.cost_thread_ns[TOP_WRITE] = cost_ns;
+	struct program *p = load_text(hog_json);
+	*lines = 0;
+	struct sim_sink sink = { .ctx = lines, .schedtrace = count_line };
+	struct sim_error err;
+	struct sim *s = sim_new(&cfg, p, &sink, &err);
+	cr_assert_not_null(s, "%s", err.msg);
+	cr_assert_eq(sim_run(s), SIM_DONE);
+	struct sim_summary sum;
+	sim_summary(s, &sum);
+	sim_free(s);
+	program_free(p);
+	return sum;
+}
+
+Test(cost, each_sched_line_costs_sysmon_a_write_per_piece)
+{
+	int n0, n23, n19, nno;
+	struct sim_summary free_ = run_write_cost(23, 1, 0, &n0), w23 = run_write_cost(23, 1, 1000, &n23),
+			   w19 = run_write_cost(19, 1, 1000, &n19), none = run_write_cost(23, 0, 1000, &nno);
+	cr_assert(n23 > 0 && nno == 0);
+	cr_assert_eq(w23.thread_cpu_ns[TOP_WRITE], (int64_t)n23 * (18 + 2 * 2) * 1000, "1.23: 22 writes a line at 2 Ps");
+	cr_assert_eq(w19.thread_cpu_ns[TOP_WRITE], (int64_t)n19 * (16 + 2 * 2) * 1000, "1.19: no needspinning pair");
+	cr_assert_eq(none.thread_cpu_ns[TOP_WRITE], 0, "no schedtrace, no writes");
+	cr_assert_eq(free_.thread_cpu_ns[TOP_WRITE], 0);
+	cr_assert_gt(w23.makespan_us, free_.makespan_us, "the writes took the one CPU from the G");
+}

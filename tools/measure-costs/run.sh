@@ -49,7 +49,7 @@ echo "# sync.Mutex's spin, procyield(30): ${py:-n/a}ns (sim/policy.h RUNTIME_SPI
 us=$(cat "$tmp"/run* | awk '$1=="usleep20" {print $3}' | median)
 fig() { cat "$tmp"/run* | awk -v n="$1" '$1==n {print $3}' | median; }
 echo "# thread operations' CPU (raw medians; README: the defaults are each run's figure x 15.1us / its usleep20, a loaded run's CPU inflation taken out):"
-echo "--cost-futex-wake=$(fig futex-wake-cpu)ns --cost-futex-sleep=$(fig futex-sleep-cpu)ns --cost-usleep=$(fig nanosleep3)ns --cost-syscall=$(fig nanosleep1ms)ns --cost-netpoll=$(fig epoll1ms)ns"
+echo "--cost-futex-wake=$(fig futex-wake-cpu)ns --cost-futex-sleep=$(fig futex-sleep-cpu)ns --cost-usleep=$(fig nanosleep3)ns --cost-syscall=$(fig nanosleep1ms)ns --cost-netpoll=$(fig epoll1ms)ns --cost-write=$(fig write)ns"
 # newm.go: a thread's creation beyond a wake, split as newm.go says
 d() { awk -v a="$(fig "$1")" -v b="$(fig "$2")" 'BEGIN { print a - b }'; }
 locker=$(d newm-locker wake-locker)

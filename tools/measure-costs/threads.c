@@ -37,6 +37,13 @@
  *   kernel's entry, sleep and exit, exitsyscall: --cost-syscall); and
  *   epoll_wait on an empty epoll set with a 1 ms timeout, as netpoll(delay)
  *   blocks and returns (--cost-netpoll).
+ * write: the CPU time of one of schedtrace's writes (proc.go schedtrace:
+ *   print(), one write(2) to stderr per piece, 18 + 2 x GOMAXPROCS of them
+ *   a line in 1.20+, under sched.lock, on sysmon's thread): the thread CPU
+ *   time of a 4-P SCHED line's 26 pieces written one write(2) each to a
+ *   file in $TMPDIR (default /tmp: compare-real sends the twin's stderr
+ *   to such a file), 200 lines a batch, per write; RUNS / 10 batches (the
+ *   runtime model's --cost-write).
  * calibration: a fixed spin loop before and after, its thread CPU time
  *   against its wall time; a ratio well below 1 means other work took the
  *   CPU, and the figures of that run are suspect (printed, not hidden).
@@ -50,6 +57,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/epoll.h>
+#include <string.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -247,6 +255,36 @@ static void measure_blocking(int runs, enum blocking what, const char *name)
 	free(v);
 }
 
+/* A SCHED line at 4 Ps as Go 1.23's schedtrace prints it: one write(2)
+ * per piece. */
+static const char *const sched_pieces[] = { "SCHED ", "12", "ms: gomaxprocs=", "4", " idleprocs=", "3", " threads=", "5",
+					    " spinningthreads=", "0", " needspinning=", "0", " idlethreads=", "2",
+					    " runqueue=", "0", " ", "[", "0", " ", "0", " ", "0", " ", "0", "]\n" };
+
+static void measure_write(int runs)
+{
+	int n = runs / 10 < 10 ? 10 : runs / 10, np = (int)(sizeof sched_pieces / sizeof *sched_pieces);
+	int64_t *v = malloc((size_t)n * sizeof *v);
+	const char *dir = getenv("TMPDIR");
+	char path[4096];
+	snprintf(path, sizeof path, "%s/threads-write-XXXXXX", dir && *dir ? dir : "/tmp");
+	int fd = mkstemp(path);
+	if (!v || fd < 0)
+		exit(1);
+	unlink(path);
+	for (int i = 0; i < n; i++) {
+		int64_t c0 = now_ns(CLOCK_THREAD_CPUTIME_ID);
+		for (int k = 0; k < 200; k++)
+			for (int p = 0; p < np; p++)
+				if (write(fd, sched_pieces[p], strlen(sched_pieces[p])) < 0)
+					exit(1);
+		v[i] = (now_ns(CLOCK_THREAD_CPUTIME_ID) - c0) / (200 * np);
+	}
+	report("write", v, n);
+	close(fd);
+	free(v);
+}
+
 int main(int argc, char **argv)
 {
 	int runs = argc > 1 ? atoi(argv[1]) : 200;
@@ -261,6 +299,7 @@ int main(int argc, char **argv)
 	measure_blocking(runs, NANOSLEEP3, "nanosleep3");
 	measure_blocking(runs, NANOSLEEP1MS, "nanosleep1ms");
 	measure_blocking(runs, EPOLL1MS, "epoll1ms");
+	measure_write(runs);
 	calibrate("after");
 	return 0;
 }
