@@ -1,6 +1,7 @@
 /* test_fmt.c: the trace back ends' shared formatting (trace/backend.h)
  * writes what printf would: integers at every digit count and sign, the
- * small-integer table's edges, t and seq stepped across carries and jumps. */
+ * small-integer table's edges, t, seq and goids in and out of their
+ * windows (every carry and jump). */
 #include <criterion/criterion.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -38,7 +39,7 @@ Test(fmt, integers_print_as_printf_does_at_every_digit_count)
 Test(fmt, small_table_and_its_edges_match_the_general_path)
 {
 	static struct tr_small t[TR_SMALL];
-	tr_small_init(t);
+	tr_small_init(t, "");
 	for (int64_t v = -3; v < TR_SMALL + 3; v++) {
 		char got[64], want[32];
 		*tr_put_ic(got, t, v) = 0;
@@ -77,6 +78,29 @@ Test(fmt, t_and_seq_carry_through_nines_and_follow_jumps_back_and_forth)
 	for (size_t i = 0; i < sizeof ts / sizeof ts[0]; i++)
 		step(&c, ts[i], seqs[i]);
 	cr_assert_eq(tr_tseq_init(&c, "", "a text of nine", ""), -1);
+}
+
+static void id_step(struct tr_id *c, const struct tr_small *t, int64_t v)
+{
+	char got[64], want[40];
+	*tr_put_id(got, c, t, v) = 0;
+	snprintf(want, sizeof want, "g,%" PRId64 ",", v);
+	cr_assert_str_eq(got, want, "tr_put_id(%" PRId64 ")", v);
+}
+
+Test(fmt, goids_step_through_their_hundreds_and_follow_jumps)
+{
+	static struct tr_small t[TR_SMALL];
+	struct tr_id c;
+	cr_assert_eq(tr_small_init(t, "g,"), 0);
+	tr_id_init(&c, "g,");
+	for (int64_t v = -1; v < 12000; v++) /* the small table, then every hundred to five digits */
+		id_step(&c, t, v % 3 == 0 ? v : v - 1);
+	int64_t vs[] = { 99999, 100000, 100099, 100100, 5, 1023, 1099, 1100, 1022, 99999999999999LL, 999999999999999LL,
+			 1000000000000000LL, INT64_MAX, INT64_MAX - 99, -2, -12345, 123456 };
+	for (size_t i = 0; i < sizeof vs / sizeof vs[0]; i++)
+		id_step(&c, t, vs[i]);
+	cr_assert_eq(tr_small_init(t, "abc"), -1);
 }
 
 static const char *two(int i) { return i == 0 ? "zero" : i == 1 ? "one" : "?"; }

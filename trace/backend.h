@@ -33,10 +33,13 @@
 struct trace_out {
 	FILE *f;
 	int failed;
-	int64_t bytes;     /* handed to f so far; trace_bytes() adds the pending len */
+	int64_t bytes;     /* handed to f so far; trace_bytes() adds the pending at - buf */
 	const char *error; /* a back end's own failure (static text), see trace_error() */
-	char *buf;         /* cap bytes (TRACE_BUF, or more: trace_out_room); len of them pending */
-	size_t len, cap;
+	char *buf;         /* cap bytes (TRACE_BUF, or more: trace_out_room) */
+	char *at;          /* the next byte: buf .. at pending */
+	char *end;         /* buf + cap */
+	char *rec;         /* the last place a record may begin (trace_out_room) */
+	size_t cap;
 	int err;           /* the failed write's errno */
 };
 
@@ -46,10 +49,10 @@ int trace_out_put_slow(struct trace_out *o, const char *s, size_t n);
 
 static inline int trace_out_put(struct trace_out *o, const char *s, size_t n)
 {
-	if (n > o->cap - o->len)
+	if (n > (size_t)(o->end - o->at))
 		return trace_out_put_slow(o, s, n);
-	memcpy(o->buf + o->len, s, n);
-	o->len += n;
+	memcpy(o->at, s, n);
+	o->at += n;
 	return o->failed ? -1 : 0;
 }
 
@@ -140,14 +143,15 @@ static inline char *tr_put_i(char *p, int64_t v)
 }
 
 /* Small integers, -1 .. TR_SMALL - 2, each as its text and a comma (the
- * CSV column's end, or the JSON value's before the next key): copied as
- * one 8-byte block, the cursor moved by len. */
+ * CSV column's end, or the JSON value's before the next key), after a
+ * text of two bytes at most (a CSV g record's "g,"): copied as one 8-byte
+ * block, the cursor moved by len. */
 #define TR_SMALL 1024
 struct tr_small {
 	char s[7];
 	uint8_t len;
 };
-void tr_small_init(struct tr_small t[TR_SMALL]); /* trace.c */
+int tr_small_init(struct tr_small t[TR_SMALL], const char *pre); /* trace.c; -1 if pre is longer */
 
 /* v and a comma. From 10^4 to about 10^7 (goroutine ids): the part above
  * the last four digits from the table too, its comma overwritten. */
@@ -172,20 +176,20 @@ static inline char *tr_put_ic(char *p, const struct tr_small *t, int64_t v)
 }
 
 /* A record's t and seq with the text around them (a CSV line's "t,seq,",
- * a JSON object's {"t":t,"seq":seq), kept as one text. Nearly every
- * record is at the last one's instant with the next seq: it adds one to
- * seq's last digit in place and copies the text, and the first of an
- * instant under 10 later adds the step to t's last digit too when that
- * does not carry; anything else (a carry, a jump) is done by tr_tseq_set
- * (trace.c), in place where the step is under 10. */
+ * a JSON object's {"t":t,"seq":seq), kept as one text, each number with a
+ * window of values whose texts differ only in its last two digits: from
+ * lo to lo + n - 1 (the hundred it is in, or 10..99; n is 0 below 10).
+ * Nearly every record's t and seq are in their windows (seq steps by one,
+ * t by a few microseconds): the text is copied and the two digits of each
+ * written over it from the table, with no state changed; anything else
+ * writes the text anew (tr_tseq_put_slow, trace.c). */
 #define TR_TSEQ_PRE 8 /* the most bytes of pre, mid or post */
 struct tr_tseq {
-	int64_t t;
-	uint64_t seq;
-	uint8_t len;      /* of s */
-	uint8_t t_last;   /* s[t_last]: t's last digit */
-	uint8_t seq_at;   /* s[seq_at]: seq's first digit */
-	uint8_t last;     /* s[last]: its last */
+	uint64_t t_lo, t_n;     /* t's window: (uint64_t)t - t_lo < t_n */
+	uint64_t seq_lo, seq_n;
+	uint64_t t_base, seq_base; /* the two digits of t are tr_digits2[t - t_base] (t_lo, or 0 for 10..99) */
+	uint8_t len;            /* of s */
+	uint8_t t_at, seq_at;   /* s[t_at], s[seq_at]: the two last digits of t and of seq */
 	uint8_t npre, nmid, npost;
 	char pre[TR_TSEQ_PRE], mid[TR_TSEQ_PRE], post[TR_TSEQ_PRE];
 	char s[64 + TR_TSEQ_PRE]; /* pre t mid seq post; the first 32 bytes copied, or 64 */
@@ -193,30 +197,27 @@ struct tr_tseq {
 /* Empty, with its texts; the first record writes it. -1 if one is longer
  * than TR_TSEQ_PRE. */
 int tr_tseq_init(struct tr_tseq *c, const char *pre, const char *mid, const char *post);
-void tr_tseq_set(struct tr_tseq *c, int64_t t, uint64_t seq);
-static inline char *tr_put_tseq(char *p, struct tr_tseq *c, int64_t t, uint64_t seq)
+char *tr_tseq_put_slow(char *p, struct tr_tseq *c, int64_t t, uint64_t seq);
+static inline int tr_tseq_fits(const struct tr_tseq *c, int64_t t, uint64_t seq)
 {
-	if (__builtin_expect(seq == c->seq + 1 && t == c->t && c->s[c->last] != '9', 1)) {
-		c->s[c->last]++; /* the common step, inline */
-		c->seq = seq;
-	} else if (seq == c->seq + 1 && (uint64_t)t - (uint64_t)c->t < 10 && c->s[c->last] != '9' &&
-		   c->s[c->t_last] + (t - c->t) <= '9') { /* the next instant's first record: t's last digit too */
-		c->s[c->t_last] = (char)(c->s[c->t_last] + (t - c->t));
-		c->s[c->last]++;
-		c->t = t;
-		c->seq = seq;
-	} else if (seq == c->seq + 1 && t == c->t && c->last > c->seq_at && c->s[c->last - 1] != '9') {
-		c->s[c->last - 1]++; /* a carry into the digit before: 9 -> 0 */
-		c->s[c->last] = '0';
-		c->seq = seq;
-	} else {
-		tr_tseq_set(c, t, seq);
-	}
+	return (uint64_t)t - c->t_lo < c->t_n && seq - c->seq_lo < c->seq_n;
+}
+/* The text when t and seq fit (tr_tseq_fits). */
+static inline char *tr_tseq_copy(char *p, const struct tr_tseq *c, int64_t t, uint64_t seq)
+{
 	size_t n = c->len;
 	memcpy(p, c->s, 32); /* within the caller's TRACE_FRAG_SLACK */
 	if (n > 32)
 		memcpy(p + 32, c->s + 32, 32);
+	memcpy(p + c->t_at, tr_digits2 + 2 * ((uint64_t)t - c->t_base), 2);
+	memcpy(p + c->seq_at, tr_digits2 + 2 * (seq - c->seq_base), 2);
 	return p + n;
+}
+static inline char *tr_put_tseq(char *p, struct tr_tseq *c, int64_t t, uint64_t seq)
+{
+	if (__builtin_expect(!tr_tseq_fits(c, t, seq), 0))
+		return tr_tseq_put_slow(p, c, t, seq);
+	return tr_tseq_copy(p, c, t, seq);
 }
 
 /* A precomputed field fragment (a name and what is around it): copied as
@@ -309,18 +310,27 @@ static inline char *tr_put_str(char *p, const struct tr_str *s)
 
 #define TRACE_MAX_RECORD 640 /* longer than any record's fixed fields in json, jsonl or csv (an --explain rule included) */
 
-/* A record's goid of 1023 or more and its comma, from the text of the
- * last one it wrote, stepped: most records show the goid the record
- * before showed, or the next one (the G a go statement makes after the
- * one it made). Below 1023 the small table is the cheaper. */
+/* A record's goid and its comma, after a text of up to 8 bytes (a CSV g
+ * record's "g,"): below 1023 from a small table of those texts, above
+ * from the text of the last one written, its last two digits from the
+ * table: most records show a goid in the hundred the record before
+ * showed (the G a go statement makes after the one it made, or the same G
+ * again). */
 struct tr_id {
-	int64_t v; /* -1: none (yet, or the last was longer than 16 bytes) */
-	char s[23]; /* v's digits and a comma (16 bytes at most): 16 bytes copied */
-	uint8_t len;
+	uint64_t lo, n; /* the window: (uint64_t)v - lo < n (n 0: none yet, or longer than 16 bytes) */
+	uint8_t len, at; /* of s; s[at]: the two last digits */
+	uint8_t npre;
+	char pre[8];
+	char s[22]; /* pre, the last one's digits and a comma (16 bytes at most): 16 bytes copied */
 };
-void tr_id_init(struct tr_id *c);
-char *tr_id_set(char *p, struct tr_id *c, int64_t v); /* trace.c: any other v */
-static inline char *tr_put_id(char *p, struct tr_id *c, const struct tr_small *t, int64_t v)
+void tr_id_init(struct tr_id *c, const char *pre); /* pre: at most 8 bytes */
+char *tr_id_set(char *p, struct tr_id *c, int64_t v); /* trace.c: any v above the small table's */
+static inline int tr_id_fits(const struct tr_id *c, int64_t v)
+{
+	return (uint64_t)v + 1 < TR_SMALL || (uint64_t)v - c->lo < c->n;
+}
+/* v's text and comma, when it fits (tr_id_fits). */
+static inline char *tr_id_copy(char *p, const struct tr_id *c, const struct tr_small *t, int64_t v)
 {
 	uint64_t i = (uint64_t)v + 1;
 	if (i < TR_SMALL) {
@@ -328,14 +338,15 @@ static inline char *tr_put_id(char *p, struct tr_id *c, const struct tr_small *t
 		memcpy(p, &t[i], sizeof t[i]);
 		return p + n;
 	}
-	if (v != c->v) {
-		if (v != c->v + 1 || c->s[c->len - 2] == '9')
-			return tr_id_set(p, c, v);
-		c->s[c->len - 2]++;
-		c->v = v;
-	}
 	memcpy(p, c->s, 16);
+	memcpy(p + c->at, tr_digits2 + 2 * ((uint64_t)v - c->lo), 2);
 	return p + c->len;
+}
+static inline char *tr_put_id(char *p, struct tr_id *c, const struct tr_small *t, int64_t v)
+{
+	if (__builtin_expect(!tr_id_fits(c, v), 0))
+		return tr_id_set(p, c, v);
+	return tr_id_copy(p, c, t, v);
 }
 
 /* A record's text kept for the fields that made it (struct tr_ktab): a
@@ -351,7 +362,7 @@ static inline char *tr_put_id(char *p, struct tr_id *c, const struct tr_small *t
  * --explain's records (a rule each). The csv, json and jsonl back ends
  * keep a table for g records and one for the others. */
 #define TR_KTAB 256
-#define TR_KTEXT 127 /* the longest text a slot holds (a slot is 160 bytes) */
+#define TR_KTEXT 223 /* the longest text a slot holds (a slot is 256 bytes: its index a shift) */
 struct tr_kslot {
 	uint64_t k0, k1, k2, k3;
 	char s[TR_KTEXT];
@@ -497,19 +508,20 @@ static inline const struct tr_str *trace_record_chan(const struct trace_names *n
 }
 
 /* A record format's open makes the buffer hold two of its longest
- * records (names included: n bytes); -1 when out of memory. Then every
- * record is formatted in place: trace_record_begin() returns where (after
- * a flush when fewer than n bytes are left; NULL when the flush failed)
- * and trace_record_end() takes the record's end. */
+ * records (names included: n bytes; o->rec is then the last place one may
+ * begin); -1 when out of memory. Then every record is formatted in place:
+ * trace_record_begin() returns where (after a flush when fewer than n
+ * bytes are left; NULL when the flush failed) and trace_record_end()
+ * takes the record's end. */
 int trace_out_room(struct trace_out *o, size_t n);
-char *trace_record_begin_slow(struct trace_out *o, size_t n);
-static inline char *trace_record_begin(struct trace_out *o, size_t n)
+char *trace_record_begin_slow(struct trace_out *o);
+static inline char *trace_record_begin(struct trace_out *o)
 {
-	return __builtin_expect(n <= o->cap - o->len, 1) ? o->buf + o->len : trace_record_begin_slow(o, n);
+	return __builtin_expect(o->at <= o->rec, 1) ? o->at : trace_record_begin_slow(o);
 }
-static inline int trace_record_end(struct trace_out *o, const char *end)
+static inline int trace_record_end(struct trace_out *o, char *end)
 {
-	o->len = (size_t)(end - o->buf);
+	o->at = end;
 	return 0;
 }
 

@@ -215,7 +215,7 @@ void trace_names_release(struct trace_names *nm)
 int trace_json_fmt_init(struct trace_json_fmt *f, struct trace_out *o, const struct trace_meta *m, int jsonl)
 {
 	*f = (struct trace_json_fmt){ .o = o, .jsonl = jsonl, .first = 1 };
-	tr_small_init(f->ints);
+	tr_small_init(f->ints, "");
 	if (tr_tseq_init(&f->ts, "{\"t\":", ",\"seq\":", "") != 0 ||
 	    tr_frags_set(&f->ev, EV__N, sim_ev_name, ",\"ev\":\"", "\",\"g\":") != 0 ||
 	    tr_frags_set(&f->reason, R__N, sim_reason_name, "\"reason\":\"", "\",") != 0 ||
@@ -230,7 +230,7 @@ int trace_json_fmt_init(struct trace_json_fmt *f, struct trace_out *o, const str
 	    tr_frags_set(&f->cfrom, CPU__N, sim_cpustate_name, "\"from\":\"", "\",") != 0 ||
 	    tr_frags_set(&f->cto, CPU__N, sim_cpustate_name, "\"to\":\"", "\",") != 0)
 		return -1;
-	tr_id_init(&f->id);
+	tr_id_init(&f->id, "");
 	tr_ktab_init(&f->gtab);
 	tr_ktab_init(&f->otab);
 	if (trace_names_init(&f->names, m) != 0)
@@ -314,7 +314,7 @@ __attribute__((noinline)) static char *record_other(char *p, struct trace_json_f
 
 int trace_record_json(struct trace_json_fmt *f, const struct sim_event *e)
 {
-	char *p = trace_record_begin(f->o, f->most);
+	char *p = trace_record_begin(f->o);
 	if (!p)
 		return -1;
 	p = tr_put_tseq(p, &f->ts, e->t, e->seq);

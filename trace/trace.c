@@ -87,74 +87,53 @@ int tr_tseq_init(struct tr_tseq *c, const char *pre, const char *mid, const char
 	size_t a = strlen(pre), b = strlen(mid), d = strlen(post);
 	if (a > TR_TSEQ_PRE || b > TR_TSEQ_PRE || d > TR_TSEQ_PRE)
 		return -1;
-	*c = (struct tr_tseq){ .t = INT64_MIN, .npre = (uint8_t)a, .nmid = (uint8_t)b, .npost = (uint8_t)d };
+	*c = (struct tr_tseq){ .npre = (uint8_t)a, .nmid = (uint8_t)b, .npost = (uint8_t)d };
 	memcpy(c->pre, pre, a);
 	memcpy(c->mid, mid, b);
 	memcpy(c->post, post, d);
 	return 0;
 }
 
-/* The decimal text s[from..last] plus d (1..9), in place; -1 (s as it
- * was, but for a run of nines) when it would take a digit more. */
-static inline int digits_add(char *s, int from, int last, uint64_t d)
+/* The window of values whose text is v's but for its last two digits
+ * (struct tr_tseq): v's hundred, from 100 on (never past max), or 10..99;
+ * none below 10. at is where v's text (len digits) begins; the two digits
+ * of a value u in the window are tr_digits2[u - base]. */
+static void window(uint64_t v, uint64_t max, int at, int len, uint64_t *lo, uint64_t *n, uint8_t *dig_at,
+		   uint64_t *base)
 {
-	int x = s[last] - '0' + (int)d;
-	if (x < 10) {
-		s[last] = (char)('0' + x);
-		return 0;
+	*lo = *base = v;
+	*n = 0;
+	*dig_at = (uint8_t)at;
+	if (v >= 100) {
+		*lo = *base = v - v % 100;
+		*n = max - *lo < 100 ? max - *lo + 1 : 100;
+		*dig_at = (uint8_t)(at + len - 2);
+	} else if (v >= 10) {
+		*lo = 10;
+		*n = 90;
+		*base = 0;
 	}
-	int k = last - 1;
-	while (k >= from && s[k] == '9')
-		k--;
-	if (k < from)
-		return -1;
-	s[k]++;
-	for (int i = k + 1; i < last; i++)
-		s[i] = '0';
-	s[last] = (char)('0' + x - 10);
-	return 0;
 }
 
-/* The text from seq on: seq's digits and post. */
-static void tseq_tail(struct tr_tseq *c, char *p, uint64_t seq)
-{
-	c->seq_at = (uint8_t)(p - c->s);
-	p = tr_put_i(p, (int64_t)seq);
-	c->last = (uint8_t)(p - 1 - c->s);
-	memcpy(p, c->post, TR_TSEQ_PRE);
-	c->len = (uint8_t)(p + c->npost - c->s);
-}
-
-/* The whole text (64 bytes hold any t and seq, 19 and 20 digits at most,
- * with three texts of 8). */
-static void tseq_write(struct tr_tseq *c, int64_t t, uint64_t seq)
+/* The whole text anew (64 bytes hold any t and seq, 19 and 20 digits at
+ * most, with three texts of 8), its windows around t and seq, and the
+ * text copied to p (the caller's room covers 64 bytes). */
+char *tr_tseq_put_slow(char *p, struct tr_tseq *c, int64_t t, uint64_t seq)
 {
 	memcpy(c->s, c->pre, TR_TSEQ_PRE);
-	char *p = tr_put_i(c->s + c->npre, t);
-	c->t_last = (uint8_t)(p - 1 - c->s);
-	memcpy(p, c->mid, TR_TSEQ_PRE);
-	tseq_tail(c, p + c->nmid, seq);
-}
-
-/* A step of t or seq under 10 is added to its digits in place (its length
- * the same); anything else rewrites the text from the number on. seq is
- * an event count: under 2^63. */
-void tr_tseq_set(struct tr_tseq *c, int64_t t, uint64_t seq)
-{
-	if (t != c->t) {
-		uint64_t dt = (uint64_t)t - (uint64_t)c->t;
-		if (!(t > c->t && c->t >= 0 && dt < 10 && digits_add(c->s, c->npre, c->t_last, dt) == 0)) {
-			c->t = t;
-			c->seq = seq;
-			tseq_write(c, t, seq);
-			return;
-		}
-		c->t = t;
-	}
-	uint64_t ds = seq - c->seq;
-	if (!(seq > c->seq && ds < 10 && digits_add(c->s, c->seq_at, c->last, ds) == 0))
-		tseq_tail(c, c->s + c->seq_at, seq);
-	c->seq = seq;
+	char *q = c->s + c->npre, *e = tr_put_i(q, t);
+	if (t >= 0)
+		window((uint64_t)t, INT64_MAX, (int)(q - c->s), (int)(e - q), &c->t_lo, &c->t_n, &c->t_at, &c->t_base);
+	else
+		c->t_n = 0;
+	memcpy(e, c->mid, TR_TSEQ_PRE);
+	q = e + c->nmid;
+	e = tr_put_i(q, (int64_t)seq); /* an event count: under 2^63 */
+	window(seq, INT64_MAX, (int)(q - c->s), (int)(e - q), &c->seq_lo, &c->seq_n, &c->seq_at, &c->seq_base);
+	memcpy(e, c->post, TR_TSEQ_PRE);
+	c->len = (uint8_t)(e + c->npost - c->s);
+	memcpy(p, c->s, 64);
+	return p + c->len;
 }
 
 int tr_small2_init(struct tr_small2 t[TR_SMALL2 * TR_SMALL2], const char *key)
@@ -170,24 +149,43 @@ int tr_small2_init(struct tr_small2 t[TR_SMALL2 * TR_SMALL2], const char *key)
 	return 0;
 }
 
-void tr_small_init(struct tr_small t[TR_SMALL])
+int tr_small_init(struct tr_small t[TR_SMALL], const char *pre)
 {
+	size_t n = strlen(pre);
+	if (n > 2)
+		return -1;
 	for (int i = 0; i < TR_SMALL; i++) {
 		memset(&t[i], 0, sizeof t[i]);
-		char *p = tr_put_i(t[i].s, i - 1);
+		memcpy(t[i].s, pre, n);
+		char *p = tr_put_i(t[i].s + n, i - 1);
 		*p++ = ',';
 		t[i].len = (uint8_t)(p - t[i].s);
 	}
+	return 0;
 }
 
-void tr_id_init(struct tr_id *c) { *c = (struct tr_id){ .v = -1 }; }
+void tr_id_init(struct tr_id *c, const char *pre)
+{
+	size_t n = strlen(pre);
+	*c = (struct tr_id){ .npre = (uint8_t)(n < sizeof c->pre ? n : sizeof c->pre) };
+	memcpy(c->pre, pre, c->npre);
+}
 
 char *tr_id_set(char *p, struct tr_id *c, int64_t v)
 {
-	char *end = tr_put_i(p, v);
+	memcpy(p, c->pre, sizeof c->pre);
+	char *q = p + c->npre, *end = tr_put_i(q, v);
 	*end++ = ',';
 	size_t n = (size_t)(end - p);
-	c->v = n <= 16 ? v : -1; /* a longer one is not kept: a hit copies 16 bytes */
+	uint8_t at = 0;
+	uint64_t base = 0;
+	if (v >= 0 && n <= 16) /* a longer one is not kept: a hit copies 16 bytes */
+		window((uint64_t)v, INT64_MAX, (int)(q - p), (int)(end - 1 - q), &c->lo, &c->n, &at, &base);
+	else
+		c->n = 0;
+	if (base != c->lo) /* under 100 (the small table's): no window */
+		c->n = 0;
+	c->at = at;
 	memcpy(c->s, p, n);
 	c->len = (uint8_t)n;
 	return end;
@@ -215,15 +213,17 @@ int trace_out_room(struct trace_out *o, size_t n)
 		char *b = realloc(o->buf, 2 * n);
 		if (!b)
 			return -1;
-		o->buf = b;
+		o->buf = o->at = b;
 		o->cap = 2 * n;
+		o->end = b + o->cap;
 	}
+	o->rec = o->end - n;
 	return 0;
 }
 
-char *trace_record_begin_slow(struct trace_out *o, size_t n)
+char *trace_record_begin_slow(struct trace_out *o)
 {
-	return trace_out_flush(o) == 0 && n <= o->cap ? o->buf : NULL;
+	return trace_out_flush(o) == 0 && o->at <= o->rec ? o->at : NULL;
 }
 
 static void out_failed(struct trace_out *o)
@@ -234,10 +234,11 @@ static void out_failed(struct trace_out *o)
 
 int trace_out_flush(struct trace_out *o)
 {
-	if (!o->failed && o->len > 0 && fwrite(o->buf, 1, o->len, o->f) != o->len)
+	size_t len = (size_t)(o->at - o->buf);
+	if (!o->failed && len > 0 && fwrite(o->buf, 1, len, o->f) != len)
 		out_failed(o);
-	o->bytes += (int64_t)o->len;
-	o->len = 0;
+	o->bytes += (int64_t)len;
+	o->at = o->buf;
 	return o->failed ? -1 : 0;
 }
 
@@ -254,7 +255,7 @@ int trace_out_put_slow(struct trace_out *o, const char *s, size_t n)
 	return o->failed ? -1 : 0;
 }
 
-int64_t trace_bytes(const struct trace_writer *w) { return w ? w->out.bytes + (int64_t)w->out.len : 0; }
+int64_t trace_bytes(const struct trace_writer *w) { return w ? w->out.bytes + (int64_t)(w->out.at - w->out.buf) : 0; }
 
 const char *trace_error(const struct trace_writer *w) { return w ? w->out.error : NULL; }
 
@@ -303,8 +304,10 @@ struct trace_writer *trace_open(FILE *f, enum trace_format fmt, const struct tra
 		return NULL;
 	w->out.f = f;
 	w->ops = backends[fmt];
-	w->out.buf = malloc(TRACE_BUF);
+	w->out.buf = w->out.at = malloc(TRACE_BUF);
 	w->out.cap = TRACE_BUF;
+	w->out.end = w->out.buf ? w->out.buf + TRACE_BUF : NULL;
+	w->out.rec = w->out.buf; /* until the back end asks for room */
 	w->st = w->out.buf ? w->ops->open(&w->out, meta ? meta : &none) : NULL;
 	if (!w->st) {
 		free(w->out.buf);
