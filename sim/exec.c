@@ -678,13 +678,16 @@ static inline __attribute__((always_inline)) int chan_step_at(struct sim *s, int
 }
 
 /* A jump back from pc to next (may_loop: END, RANGE_END, JUMP) counts a
- * loop round, for the progress poll; g.pc is next first. */
-static inline void loop_round(struct sim *s, int32_t gi, uint32_t pc, uint32_t next)
+ * loop round, for the progress poll; g.pc is next first. Returns 1 if it
+ * polled (the sink may have stopped the run). */
+static inline int loop_round(struct sim *s, int32_t gi, uint32_t pc, uint32_t next)
 {
 	if (next <= pc && ++s->ops % SIM_PROGRESS_EVENTS == 0) {
 		s->allg[gi].pc = next;
 		sim_poll(s); /* a long loop of ops that emit nothing */
+		return 1;
 	}
+	return 0;
 }
 
 /* Run G gi, which is running on its P, until it leaves the CPU or starts
@@ -720,6 +723,7 @@ static inline __attribute__((always_inline)) void run_ops(struct sim *s, int32_t
 	if (ops[pc].kind != OP_EXIT) /* a G that only exits leaves another's mark (a preempted op's) alone */
 		pp->cost_paid_g = -1; /* unused without costs */
 	while (s->status == SIM_RUNNING) {
+	next_op:; /* the ops that cannot stop the run (run with nothing to do, repeat, end without a poll) come here */
 		const struct op *op = &ops[pc];
 		if (op->kind > OP_EXIT)
 			__builtin_unreachable(); /* the compiled program's kinds (workload.h) */
@@ -735,9 +739,12 @@ static inline __attribute__((always_inline)) void run_ops(struct sim *s, int32_t
 				s->allg[gi].pc = pc;
 				if (cpu_op(s, gi, op))
 					goto left;
+				pc++;
+				break;
 			}
 			pc++;
-			break;
+			fresh = 1;
+			goto next_op;
 		case OP_GO:
 			if ((costs && pay_cost(s, gi, pp, op, fresh, pc)) || (limit && step_limit(s, gi, pp, pc)))
 				return;
@@ -766,15 +773,19 @@ static inline __attribute__((always_inline)) void run_ops(struct sim *s, int32_t
 			*(fn->side ? &s->iterpool[s->allg[gi].iters + op->depth] : &s->allg[gi].iters) =
 				(int32_t)op->val; /* -1: forever */
 			pc = op->val != 0 ? pc + 1 : (uint32_t)op->arg + 1;
-			break;
+			fresh = 1;
+			goto next_op;
 		case OP_END: { /* not a step; it never leaves the CPU */
 			if (costs && pay_due(s, gi, pp, pc))
 				return;
 			int32_t *it = fn->side ? &s->iterpool[s->allg[gi].iters + op->depth] : &s->allg[gi].iters;
 			uint32_t next = *it < 0 || --*it > 0 ? (uint32_t)op->arg + 1 : pc + 1;
-			loop_round(s, gi, pc, next);
+			int polled = loop_round(s, gi, pc, next);
 			pc = next;
-			break;
+			fresh = 1;
+			if (polled)
+				break;
+			goto next_op;
 		}
 		default:
 			if ((costs && pay_cost(s, gi, pp, op, fresh, pc)) || /* a handler may add to the debt (sema.c's spin) */

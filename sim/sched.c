@@ -349,11 +349,12 @@ static int32_t next_after_schedule(const struct sim *s, int32_t pi)
  * does what the pass would: sim_check, schedule's sim_act, runqget (F9)
  * and execute, and returns the G to run; otherwise -1 with nothing done,
  * and the pass goes on as usual (a G that starts CPU work keeps its M:
- * -1 too). */
+ * -1 too). Only execute's in-pass loop calls it, with 64 Ps at most: the
+ * set is its first word. */
 int32_t sched_next_in_pass(struct sim *s, int32_t pi)
 {
 	const struct p *pp = &s->allp[pi];
-	if (s->status != SIM_RUNNING || s->nprocs > 64 || s->needsched[0] != 1ULL << pi ||
+	if (s->status != SIM_RUNNING || s->needsched[0] != 1ULL << pi ||
 	    (pp->runnext < 0 && pp->runqhead == pp->runqtail) || pp->status != P_RUNNING)
 		return -1; /* the tests have no side effects: the likeliest to fail first */
 	const struct m *mp = &s->allm[pp->m];
