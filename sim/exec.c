@@ -233,24 +233,36 @@ int exec_preempt(struct sim *s, int32_t pi)
 	return 1;
 }
 
-void exec_cpu_done(struct sim *s, int32_t pi, uint64_t gen)
+/* The end of P pi's CPU segment numbered gen: the time counts as busy
+ * and the G's op goes on (the op it paid for runs now, or its run op is
+ * done). Returns the G, to run, or -1 if the segment was cancelled (by a
+ * preemption). */
+static inline int32_t segment_done(struct sim *s, int32_t pi, uint64_t gen)
 {
 	struct p *pp = &s->allp[pi];
 	if (gen != pp->seg_gen || pp->m < 0)
-		return; /* cancelled by a preemption */
+		return -1;
 	int32_t gi = s->allm[pp->m].curg;
 	struct g *gp = &s->allg[gi];
 	pp->busy_us += pp->seg_end - pp->seg_start;
 	pp->seg_start = pp->seg_end;
-	if (pp->in_cost) { /* the op it paid for runs now */
+	if (pp->in_cost) {
 		pp->in_cost = 0;
 		pp->cost_left_us = 0;
-		exec_run(s, gi);
-		return;
+	} else {
+		gp->u.left = 0;
+		gp->pc++;
 	}
-	gp->u.left = 0;
-	gp->pc++;
-	exec_run(s, gi);
+	return gi;
+}
+
+static void exec_run_cont(struct sim *s, int32_t gi, exec_cont_fn cont);
+
+void exec_cpu_done(struct sim *s, int32_t pi, uint64_t gen, exec_cont_fn cont)
+{
+	int32_t gi = segment_done(s, pi, gen);
+	if (gi >= 0)
+		exec_run_cont(s, gi, cont);
 }
 
 /* A duration operand: fixed, or the G's next draw from its own stream. */
@@ -811,32 +823,48 @@ left: /* the op left the G off the CPU (or the run stopped); g.pc is the handler
 		op_left(s, gi, pp, pc);
 }
 
+/* From a CPU-done event's handler (exec_cpu_done): when the driver's
+ * next steps are known to lead straight to P pi's next CPU segment's end
+ * (cont: driver.c's, which takes them), that event's handling, in place:
+ * its G, to run on in the same loop; -1 otherwise, nothing done. */
+static inline int32_t next_segment_done(struct sim *s, int32_t pi, exec_cont_fn cont)
+{
+	return cont && cont(s, pi) ? segment_done(s, pi, s->allp[pi].seg_gen) : -1;
+}
+
 /* The loop's instance for the run's configuration: the runtime model
  * without --max-steps tests neither per op; any other run tests both.
  * in_pass: called by schedule_busy_ps's pass (exec_run_in_pass), where
  * the G that runs next on the P after this one leaves its M may run in
  * this loop (sched_next_in_pass: the pass's own next steps, taken here
- * instead of returning to it), as park_m calls schedule. A loop, not a
- * call: nothing nests. */
+ * instead of returning to it), as park_m calls schedule. cont (not in a
+ * pass): from a CPU-done event, whose next CPU-done event on the same P
+ * may be handled in this loop when the driver's steps up to it are known
+ * (next_segment_done), as the event loop would. A loop, not a call:
+ * nothing nests. */
 static inline __attribute__((always_inline)) void run_gs(struct sim *s, int32_t gi, const int in_pass,
-							 exec_next_fn next)
+							 exec_next_fn next, exec_cont_fn cont)
 {
 	const int32_t pi = s->allg[gi].p;
 	if (s->costs && s->cfg.max_steps <= 0) {
 		do
 			run_ops(s, gi, 1, 0);
-		while (in_pass && (gi = next(s, pi)) >= 0);
+		while (in_pass ? (gi = next(s, pi)) >= 0 : (gi = next_segment_done(s, pi, cont)) >= 0);
 	} else {
 		do
 			run_ops(s, gi, s->costs, 1);
-		while (in_pass && (gi = next(s, pi)) >= 0);
+		while (in_pass ? (gi = next(s, pi)) >= 0 : (gi = next_segment_done(s, pi, cont)) >= 0);
 	}
 }
 
-__attribute__((flatten)) void exec_run(struct sim *s, int32_t gi) { run_gs(s, gi, 0, NULL); }
+__attribute__((flatten, noinline)) static void exec_run_cont(struct sim *s, int32_t gi, exec_cont_fn cont)
+{
+	run_gs(s, gi, 0, NULL, cont);
+}
+__attribute__((flatten)) void exec_run(struct sim *s, int32_t gi) { run_gs(s, gi, 0, NULL, NULL); }
 __attribute__((flatten)) void exec_run_in_pass(struct sim *s, int32_t gi, exec_next_fn next)
 {
-	run_gs(s, gi, 1, next);
+	run_gs(s, gi, 1, next, NULL);
 }
 
 /* A system call returned (the event queue's EVQ_SYSCALL_DONE): the G

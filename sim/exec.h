@@ -26,7 +26,14 @@ void exec_run(struct sim *s, int32_t gi);
  * into the scheduler), the G it executes runs on in the same loop. */
 typedef int32_t (*exec_next_fn)(struct sim *s, int32_t pi);
 void exec_run_in_pass(struct sim *s, int32_t gi, exec_next_fn next);
-void exec_cpu_done(struct sim *s, int32_t pi, uint64_t gen);
+/* The end of P pi's CPU segment numbered gen (the event queue's
+ * EVQ_CPU_DONE): its G goes on. cont: the driver's continue_instant (or
+ * NULL), which, asked after the G has started its next CPU segment on P
+ * pi, returns 1 when it has taken the event loop's steps up to that
+ * segment's end (nothing else happens before it), so that the G goes on
+ * in the same loop; 0, nothing done, otherwise. */
+typedef int (*exec_cont_fn)(struct sim *s, int32_t pi);
+void exec_cpu_done(struct sim *s, int32_t pi, uint64_t gen, exec_cont_fn cont);
 void exec_syscall_done(struct sim *s, int32_t gi);
 int exec_preempt(struct sim *s, int32_t pi);
 int exec_stoppable(const struct sim *s, int32_t gi);

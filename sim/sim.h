@@ -287,7 +287,9 @@ struct sim_error {
 
 struct sim *sim_new(const struct sim_config *cfg, const struct program *prog,
 		    const struct sim_sink *sink, struct sim_error *err);
-/* One instant. */
+/* One instant, and the instants after it that only end a CPU segment the
+ * last one's G started, which its handler continues in place (driver.c's
+ * continue_instant: nothing else happens in or between them). */
 enum sim_status sim_step(struct sim *s);
 /* Up to n instants, as many sim_step calls (the caller's loop without a
  * call per instant). */
