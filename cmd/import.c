@@ -67,7 +67,8 @@ enum { B_NONE, B_RECV, B_SEND, B_SELECT, B_SLEEP, B_NET, B_MUTEX, B_WG, B_RWMUTE
 struct ig {
 	uint64_t goid;
 	char *fn;         /* the site's function (no "main."), owned */
-	int runtime;      /* left out */
+	int runtime;      /* left out: not a user goroutine */
+	int tracer;       /* of those, one of the tracer's own, replayed (is_tracer) */
 	int state, block;
 	const char *site;  /* a sync wait's caller (main.worker), the trace's string */
 	size_t parent;    /* the creator's index, or SIZE_MAX */
@@ -108,7 +109,7 @@ struct imp {
 	size_t npp;
 	uint64_t procs, maxp;
 	int64_t end;
-	long nruntime;
+	long nruntime, ntracer; /* runtime goroutines; of them, the tracer's replayed */
 	struct { const char *what; long n; } notes[16];
 	int nnotes;
 	int64_t *lat;     /* runnable -> running delays of user goroutines, ns */
@@ -188,6 +189,32 @@ static void ident(char *out, const char *f)
 		out[i] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ? (char)c : '_';
 	}
 	out[i] = 0;
+}
+
+/* Whether f starts one of the tracer's own goroutines, which the goroutine
+ * calling trace.Start creates as the trace begins (Go 1.22-1.23): the
+ * reader (runtime/trace.Start's goroutine: ReadTrace and the writes to the
+ * file), the CPU profile's reader (traceStartReadCPU) and the generation
+ * advancer (traceAdvancerState.start). They are replayed, though not
+ * counted as the program's: they take P time and run-queue slots where the
+ * program starts. In a twin of the fanout workload at GOMAXPROCS=2 the idle
+ * P's first steal took the CPU reader, its second the advancer, the reader
+ * and the first worker, the last taken run first (runqgrab takes half,
+ * runqsteal returns the last: proc.go), so its third steal, half of the
+ * other P's queue, came after that worker's 1 ms. Left out, the second
+ * steal took two workers, the third came after 2 ms, and its batch was
+ * one goroutine off, the one it runs first among them (Spearman 0.90, the
+ * worst end 81% of the makespan off); replayed, 1.00 and 6%.
+ * Simplification: each is replayed up to its first wait, not after: after
+ * it each wakes for 10-60 us every 100 ms or so, and its waits are the
+ * runtime's (the reader's for the trace's end, which the scheduler ends:
+ * traceReader in schedule), so as sleeps of the observed wait they would
+ * hold a replay that ends sooner (the ticker twin's reader's 750 ms wait:
+ * +47% at 4 Ps, not +3%). */
+static int is_tracer(const char *f)
+{
+	return strcmp(f, "runtime/trace.Start.func1") == 0 || strcmp(f, "runtime.traceStartReadCPU.func1") == 0 ||
+	       strcmp(f, "runtime.(*traceAdvancerState).start.func1") == 0;
 }
 
 static struct ig *new_g(struct imp *im, uint64_t goid, const char *func)
@@ -744,9 +771,9 @@ static void add_latency(struct imp *im, int64_t ns)
 
 static void event(struct imp *im, const struct gtr_event *e, json_t *chans)
 {
-	struct ig *c = cur(im, e->m), *g;
-	if (c && c->runtime)
-		c = NULL;
+	struct ig *run = cur(im, e->m), *g;
+	struct ig *c = run && !run->runtime ? run : NULL;           /* a user goroutine's */
+	struct ig *sc = c ? c : run && run->tracer ? run : NULL;   /* its or the tracer's: its syscalls */
 	const struct gtr_trace *tr = &im->tr;
 	int64_t ns = e->ns;
 	im->end = ns;
@@ -799,7 +826,8 @@ static void event(struct imp *im, const struct gtr_event *e, json_t *chans)
 			return;
 		}
 		size_t ci = c ? (size_t)(c - im->g) : SIZE_MAX;
-		if (!(g = new_g(im, e->arg[0], gtr_stack_func(tr, e->gen, e->arg[1])))) {
+		const char *fn = gtr_stack_func(tr, e->gen, e->arg[1]);
+		if (!(g = new_g(im, e->arg[0], fn))) {
 			im->oom = 1;
 			return;
 		}
@@ -807,6 +835,12 @@ static void event(struct imp *im, const struct gtr_event *e, json_t *chans)
 		g->parent = ci;
 		start(g, ns, e->type == EV_GO_CREATE ? G_RUNNABLE : G_BLOCKED);
 		g->block = B_OTHER;
+		if (g->runtime && c && fn && is_tracer(fn)) { /* trace.Start's, in the program's first stint */
+			g->tracer = 1;
+			im->ntracer++;
+			end_stint(im, c, ns);
+			add_op(im, c, "go", json_integer((json_int_t)g->created));
+		}
 		if (g->runtime)
 			break;
 		if (mx_begin(&g->mx, g->ops, MX_START, NULL))
@@ -824,11 +858,11 @@ static void event(struct imp *im, const struct gtr_event *e, json_t *chans)
 		}
 		break;
 	case EV_GO_START:
-		if ((g = find_g(im, e->arg[0])) == NULL)
+		if ((g = find_g(im, e->arg[0])) == NULL || (g->tracer && g->state == G_DEAD))
 			break;
 		if (g->state == G_RUNNING && c == g) /* exitsyscallfast's GoStart after GoSysExit(lostP) */
 			break;
-		if (g->state == G_RUNNABLE && !g->runtime)
+		if (g->state == G_RUNNABLE && (!g->runtime || g->tracer)) /* as the replay counts them */
 			add_latency(im, ns - g->since);
 		if (g->state == G_BLOCKED)
 			unblock(im, g, NULL, ns, chans, 0, e->m);
@@ -839,6 +873,10 @@ static void event(struct imp *im, const struct gtr_event *e, json_t *chans)
 	case EV_GO_STOP: case EV_GO_BLOCK: case EV_GO_DESTROY: {
 		struct ig *r = cur(im, e->m);
 		set_cur(im, e->m, NULL);
+		if (r && r->tracer) { /* its stint; its first wait ends it (is_tracer) */
+			end_stint(im, r, ns);
+			start(r, ns, e->type == EV_GO_STOP ? G_RUNNABLE : G_DEAD);
+		}
 		if (!r || r->runtime)
 			break;
 		end_stint(im, r, ns);
@@ -873,12 +911,13 @@ static void event(struct imp *im, const struct gtr_event *e, json_t *chans)
 		unblock(im, g, c, ns, chans, m_p(im, e->m), e->m);
 		break;
 	case EV_GO_SYSCALL_BEGIN:
-		if (c) {
-			end_stint(im, c, ns);
-			start(c, ns, G_SYSCALL);
+		if (sc) {
+			end_stint(im, sc, ns);
+			start(sc, ns, G_SYSCALL);
 		}
 		break;
 	case EV_GO_SYSCALL_END: case EV_GO_SYSCALL_END_BLOCKED:
+		c = sc;
 		if (c && c->state == G_SYSCALL && e->type == EV_GO_SYSCALL_END && ns - c->since < FAST_SYSCALL_NS) {
 			/* Simplification: a syscall under 5 us (a fast read or write:
 			 * exitsyscall's fast path keeps the P) is CPU time of the stint
@@ -1024,7 +1063,7 @@ static int name_all(struct imp *im, int merge, json_t *funcs, json_t *params)
 		rc = -1;
 	for (size_t k = im->ng; k-- > 0 && rc == 0;) {
 		struct ig *g = &im->g[k];
-		if (g->runtime)
+		if (g->runtime && !g->tracer)
 			continue;
 		if (resolve_gos(im, g->ops, k) || (merge && fold_repeats(g->ops))) {
 			rc = -1;
@@ -1273,7 +1312,7 @@ static json_t *workload(struct imp *im, int merge)
 	for (size_t i = 0; i < im->tr.nev && !im->oom && !im->bad[0]; i++)
 		event(im, &im->tr.ev[i], chans);
 	for (size_t k = 0; k < im->ng; k++)
-		if (!im->g[k].runtime) {
+		if (!im->g[k].runtime || im->g[k].tracer) {
 			end_stint(im, &im->g[k], im->end);
 			while (im->g[k].nopen && !im->oom)
 				region_end(im, &im->g[k]);
@@ -1313,8 +1352,13 @@ static json_t *workload(struct imp *im, int merge)
 	for (size_t k = 0; k < im->ng; k++)
 		users += !im->g[k].runtime;
 	snprintf(desc, sizeof desc, "Imported by gosim import from %s (%lld us of trace): %ld goroutines in %zu functions; "
-		 "%ld runtime goroutines (GC workers, finalizer, sweeper, trace reader; start function runtime.*) left out.",
-		 name, (long long)(im->end / 1000), users, json_object_size(funcs), im->nruntime);
+		 "%ld runtime goroutines (GC workers, finalizer, sweeper; start function runtime.*) left out.",
+		 name, (long long)(im->end / 1000), users, json_object_size(funcs) - (size_t)im->ntracer,
+		 im->nruntime - im->ntracer);
+	if (im->ntracer > 0)
+		snprintf(desc + strlen(desc), sizeof desc - strlen(desc),
+			 " %ld of the tracer's own goroutines (trace.Start's: the trace reader, the CPU profile reader, "
+			 "the advancer) replayed up to their first wait as functions runtime_*, not the program's.", im->ntracer);
 	if (inferred > 0)
 		snprintf(desc + strlen(desc), sizeof desc - strlen(desc),
 			 " %ld uncontended sync.Mutex sections (no event in a trace) inferred from the goroutines' CPU time "

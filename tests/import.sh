@@ -224,6 +224,18 @@ cmp -s "$tmp/real.json" "$data/importgo.json" || { no "real trace: differs from 
 for p in 1 2 4; do
 	"$gosim" -w "$tmp/real.json" -p $p -q || no "the imported workload does not replay at -p $p"
 done
+# The tracer's own three goroutines are replayed (functions runtime_*)
+# but are not the program's: --stats counts the 4 user goroutines, the
+# replay has 7, and both count the tracer's waits to run in the latency.
+"$gosim" import "$data/importgo.trace" -o /dev/null --stats="$tmp/real.stats" 2> /dev/null || no "real trace: --stats"
+"$gosim" -w "$tmp/real.json" -p 2 --report=json > "$tmp/real.rep" 2> /dev/null || no "real trace: --report"
+python3 - "$tmp/real.stats" "$tmp/real.rep" <<'PY' || no "real trace: the tracer's goroutines counted wrongly"
+import json, sys
+st, rep = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+assert [g["function"] for g in st["goroutines"]] == ["main", "worker_2", "worker", "producer"], st["goroutines"]
+fs = [g["function"] for g in rep["goroutines"]]
+assert len(fs) == 7 and sum(f.startswith("runtime_") for f in fs) == 3, fs
+PY
 
 # Mutex and WaitGroup waits reconstructed: a worker pool captured here at
 # GOMAXPROCS=2 (twins/pool: 4 workers, a Mutex, a WaitGroup) imports with
@@ -273,7 +285,7 @@ cpu_kept() {
 	python3 - "$1" "$2" <<'PY'
 import json, sys
 w, st = (json.load(open(f)) for f in sys.argv[1:])
-cpu = sorted(sum(o.get("run", 0) for o in ops) for ops in w["funcs"].values())
+cpu = sorted(sum(o.get("run", 0) for o in ops) for f, ops in w["funcs"].items() if not f.startswith("runtime_"))  # not the tracer's
 real = sorted(g["cpu_us"] for g in st["goroutines"] if g["function"] != "main")
 assert len(cpu) == len(real) and all(abs(a - b) <= 2 + 0.001 * b for a, b in zip(cpu, real)), (cpu, real)
 PY
@@ -324,10 +336,11 @@ cpu_kept "$tmp/pm.n.json" "$tmp/pm.stats" || no "poolmu: a goroutine's CPU time 
 # GoSysExit(lostP) then GoStart, the G never _Grunnable) is not an interval.
 # syscalls.trace (the syscalls twin, 8 workers in 1 ms Nanosleeps, captured
 # here at GOMAXPROCS=2): 8 such exits; the intervals are the 8 workers'
-# first runs and main's wake from its WaitGroup.
+# first runs, main's wake from its WaitGroup and the first runs of the
+# tracer's 3 goroutines (the replay has them too).
 "$gosim" import "$data/syscalls.trace" -o /dev/null --stats="$tmp/sc.stats" 2> /dev/null || no "syscalls.trace does not import"
 n=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["latency"]["count"])' "$tmp/sc.stats")
-[ "$n" = 9 ] || no "syscalls.trace: $n latency intervals, not 9 (the workers' 8 first runs and main's wake)"
+[ "$n" = 12 ] || no "syscalls.trace: $n latency intervals, not 12 (the workers' 8 first runs, main's wake, the tracer's 3)"
 if [ -x /usr/lib/go-1.23/bin/go ]; then
 	lost=$(/usr/lib/go-1.23/bin/go tool trace -d=1 "$data/syscalls.trace" | grep -c 'P=[0-9].*Syscall->Runnable')
 	[ "$lost" = 8 ] || no "syscalls.trace: go tool trace shows $lost syscall exits with a P, not 8"
@@ -404,6 +417,16 @@ if [ -x "$go" ]; then
 		"$gosim" import "$tmp/$p.b.trace" -o "$tmp/$p.b.json" --stats="$tmp/$p.b.stats" 2> /dev/null || no "workloads/go/$p: the trace does not import"
 		n=$(python3 -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["goroutines"]))' "$tmp/$p.b.stats")
 		[ "$n" = 21 ] || no "workloads/go/$p: $n user goroutines in the trace, not main and 20"
+		# The tracer's own goroutines (trace.Start's reader, CPU profile
+		# reader and advancer) replayed, created by main before its workers.
+		python3 - "$tmp/$p.b.json" <<'PY' || no "workloads/go/$p: the tracer's goroutines are not main's first go ops"
+import json, sys
+w = json.load(open(sys.argv[1]))
+rt = sorted(f for f in w["funcs"] if f.startswith("runtime_"))
+assert rt == ["runtime___traceAdvancerState__start_func1", "runtime_traceStartReadCPU_func1", "runtime_trace_Start_func1"], rt
+gos = [o["go"] for o in w["main"] if "go" in o]
+assert sorted(gos[:3]) == rt, gos[:4]
+PY
 		"$gosim" -w "$tmp/$p.b.json" -p 2 2>/dev/null | grep -q '^  outcome      done' || no "workloads/go/$p: the replay does not end"
 	done
 else
