@@ -858,8 +858,13 @@ static void event(struct imp *im, const struct gtr_event *e, json_t *chans)
 		}
 		break;
 	case EV_GO_START:
-		if ((g = find_g(im, e->arg[0])) == NULL || (g->tracer && g->state == G_DEAD))
+		if ((g = find_g(im, e->arg[0])) == NULL)
 			break;
+		if (g->tracer && g->state == G_DEAD) { /* not replayed past its first wait, but still the P's pass */
+			p_pass(im, m_p(im, e->m), ns, 1);
+			set_cur(im, e->m, NULL);
+			break;
+		}
 		if (g->state == G_RUNNING && c == g) /* exitsyscallfast's GoStart after GoSysExit(lostP) */
 			break;
 		if (g->state == G_RUNNABLE && (!g->runtime || g->tracer)) /* as the replay counts them */
