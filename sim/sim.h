@@ -291,8 +291,8 @@ struct sim *sim_new(const struct sim_config *cfg, const struct program *prog,
  * last one's G started, which its handler continues in place (driver.c's
  * continue_instant: nothing else happens in or between them). */
 enum sim_status sim_step(struct sim *s);
-/* Up to n instants, as many sim_step calls (the caller's loop without a
- * call per instant). */
+/* Up to n sim_step calls (the caller's loop without a call per step;
+ * each step one instant or more, as sim_step says). */
 enum sim_status sim_steps(struct sim *s, int64_t n);
 enum sim_status sim_run(struct sim *s);
 void sim_summary(const struct sim *s, struct sim_summary *out);

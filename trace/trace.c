@@ -186,7 +186,8 @@ char *tr_id_set(char *p, struct tr_id *c, int64_t v)
 	if (base != c->lo) /* under 100 (the small table's): no window */
 		c->n = 0;
 	c->at = at;
-	memcpy(c->s, p, n);
+	if (c->n) /* a window: n <= 16, within s; else s is never read */
+		memcpy(c->s, p, n);
 	c->len = (uint8_t)n;
 	return end;
 }
