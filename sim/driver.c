@@ -375,7 +375,7 @@ static SIM_HOT void finish_instant(struct sim *s)
 		return;
 	}
 	s->sysmon_next = sysmon_next_wake(s);
-	if (evq_empty(&s->evq) && s->nqueued == 0 && s->runq.size == 0)
+	if (evq_empty(&s->evq) && !sim_any_queued(s) && s->runq.size == 0)
 		nothing_left(s);
 }
 

@@ -4,8 +4,8 @@
  * Mirrors runqput, runqputslow, runqget, runqgrab/runqsteal, globrunqput
  * and globrunqget (runtime/proc.go). Invariants: a ring holds at most
  * RUNQ_SIZE Gs (tail - head); runnext holds at most one; the global queue's
- * size equals its length; s->nqueued counts Gs in all runnext slots and
- * rings. Every move is reported to the sink as an EV_G record (plus EV_SPILL
+ * size equals its length; a P is in s->runqp exactly when its runnext or
+ * ring holds a G (sim_any_queued). Every move is reported to the sink as an EV_G record (plus EV_SPILL
  * and EV_STEAL for the batch moves). */
 #ifndef GOSIM_RUNQ_H
 #define GOSIM_RUNQ_H

@@ -123,7 +123,7 @@ static int steal_pass(struct sim *s, int32_t pi, int pass, struct found *f)
  * draws are made all the same, so the stream stays the scan's. */
 static int steal_work(struct sim *s, int32_t pi, struct found *f)
 {
-	if (s->nqueued == 0 && s->ntimers == 0) {
+	if (!sim_any_queued(s) && s->ntimers == 0) {
 		for (int i = 0; i < STEAL_TRIES; i++)
 			(void)rng_next32(&s->rng_steal);
 		return 0;
@@ -250,7 +250,7 @@ void sched_execute(struct sim *s, int32_t pi, const struct found *f) { execute(s
  * ready in the poller that no blocked M will return. */
 int sched_reachable_work(struct sim *s)
 {
-	return s->runq.size > 0 || (s->cfg.steal && s->nqueued > 0) || timer_any_due(s) ||
+	return s->runq.size > 0 || (s->cfg.steal && sim_any_queued(s)) || timer_any_due(s) ||
 	       (s->netready.size > 0 && !s->netpoll_blocked);
 }
 

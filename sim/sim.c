@@ -237,12 +237,9 @@ void sim_resetspinning_m(struct sim *s, int32_t mi)
 		s->wakep_calls++; /* resetspinning -> wakep */
 }
 
-/* Places as bit sets over enum sim_place: the queued ones (nqueued), and
- * those where a G has a P (g.p). */
-#define PL_QUEUED (1u << PL_RUNNEXT | 1u << PL_LOCAL)
-#define PL_ON_P (PL_QUEUED | 1u << PL_RUNNING)
+/* The places where a G has a P (g.p), as a bit set over enum sim_place. */
+#define PL_ON_P (1u << PL_RUNNEXT | 1u << PL_LOCAL | 1u << PL_RUNNING)
 static inline int place_in(unsigned set, int pl) { return (int)(set >> pl & 1); }
-static int queued_place(int pl) { return place_in(PL_QUEUED, pl); }
 
 /* What a G's move does besides the fingerprint, when anything is asked:
  * --check's log, a progress poll, the EV_G record for the sink. Kept out
@@ -284,7 +281,6 @@ static inline void move_g(struct sim *s, int32_t gi, int to, int32_t pi, int rea
 	int from = gp->place;
 	int32_t from_p = gp->p; /* -1 unless its place has a P (state.h) */
 	int32_t p = place_in(PL_ON_P, to) ? pi : -1;
-	s->nqueued += queued_place(to) - queued_place(from);
 	gp->place = (uint8_t)to;
 	gp->p = p;
 	/* g_m after the move; the lean path: two words into the fingerprint,

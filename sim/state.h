@@ -16,7 +16,6 @@
  *   an M) or in a syscall (no M; the M that entered the syscall is p.sysm);
  * - an M is idle (on the midle stack), running or spinning (with a P), in a
  *   syscall (with its G, without a P), or sysmon;
- * - nqueued is the number of Gs in all runnext slots and rings;
  * - a running P whose M has no G is in the needs-schedule set;
  * - a P is in timerp exactly when its timer heap is not empty, in busyp
  *   exactly when it is not idle, and in runqp exactly when its runnext or
@@ -307,7 +306,6 @@ struct sim {
 	int64_t iterlen, itercap;
 	int32_t iterfree[WORKLOAD_MAX_SIDE + 1];
 	int64_t nlive;   /* Gs not dead */
-	int64_t nqueued; /* Gs in runnext slots and local rings */
 	struct gqueue runq; /* global run queue (sched.runq) */
 
 	struct chan *chans;
@@ -457,6 +455,14 @@ static inline int32_t pmask_next(const uint64_t *mask, int32_t n, int32_t from)
 	}
 	return w * 64 + __builtin_ctzll(bits);
 }
+/* Whether any P's runnext or ring holds a G: runqp is not empty (no
+ * count of queued Gs is kept: only this test needs one, and runqp already
+ * says it, at no cost per move). */
+static inline int sim_any_queued(const struct sim *s)
+{
+	_Static_assert(sizeof s->runqp == 4 * sizeof s->runqp[0], "runqp is four words (MAX_PROCS 256)");
+	return (s->runqp[0] | s->runqp[1] | s->runqp[2] | s->runqp[3]) != 0;
+}
 /* P pi's status becomes st (enum pstatus), busyp with it. */
 static inline void p_set_status(struct sim *s, int32_t pi, int st)
 {
@@ -564,7 +570,7 @@ static inline void sim_check_touch(struct sim *s, int32_t gi)
 }
 int32_t sim_curg(const struct sim *s, int32_t pi);
 /* Moves G gi to place `to` (on P pi where the place has one), keeps
- * nqueued and the G's fields right and emits the EV_G record. */
+ * the G's fields right and emits the EV_G record. */
 void sim_move_g(struct sim *s, int32_t gi, int to, int32_t pi, int reason);
 /* The same into PL_WAITING: parked for wait reason `wait` on object obj
  * (a channel index), both carried by the EV_G record. */
