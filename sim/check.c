@@ -167,6 +167,29 @@ static int check_netpoll(struct sim *s)
 	return 0;
 }
 
+/* A socket's parked reader waits in IO wait holding its read lock, and
+ * the Gs queued for the lock wait in semacquire (socket.h). */
+static int check_sockets(struct sim *s)
+{
+	for (int32_t si = 0; si < s->prog->nsockets; si++) {
+		const struct sock *sk = &s->socks[si];
+		const struct g *r = sk->reader >= 0 && sk->reader < s->ng ? &s->allg[sk->reader] : NULL;
+		if (sk->data < 0 || (sk->reader >= 0 && (!r || r->place != PL_WAITING || r->waitreason != WR_IO_WAIT ||
+							   sk->holder != sk->reader || sk->data != 0))) {
+			sim_broken(s, "socket %d's reader G%d is not parked in the poller holding its read lock", si,
+				   r ? goid(s, sk->reader) : -1);
+			return -1;
+		}
+		for (int32_t sg = sk->rsemaq.first; sg >= 0; sg = s->sudogs[sg].next)
+			if (s->allg[s->sudogs[sg].g].waitreason != WR_SEMACQUIRE || sk->holder < 0) {
+				sim_broken(s, "socket %d's read lock queue holds G%d, which is not waiting for it", si,
+					   goid(s, s->sudogs[sg].g));
+				return -1;
+			}
+	}
+	return 0;
+}
+
 /* A mutex's waiter count against its semaphore queue (sema.h). */
 static int check_mutexes(struct sim *s)
 {
@@ -295,7 +318,8 @@ static int check_all(struct sim *s)
 	}
 	if (check_gqueue(s, &s->runq, PL_GLOBAL, "the global queue") != 0)
 		return -1;
-	if (park_each_queue(s, check_waitq) != 0 || check_waiting(s) != 0 || check_netpoll(s) != 0 || check_mutexes(s) != 0)
+	if (park_each_queue(s, check_waitq) != 0 || check_waiting(s) != 0 || check_netpoll(s) != 0 || check_mutexes(s) != 0 ||
+	    check_sockets(s) != 0)
 		return -1;
 	if (count_stack(s, s->pidle, 1) != s->npidle || count_stack(s, s->midle, 0) != s->nmidle) {
 		sim_broken(s, "an idle stack's length differs from its count");

@@ -7,6 +7,10 @@
  * (tracebackothers). Here the stack is the one function the goroutine runs,
  * as Go names it: main.NAME().
  *
+ * A hang (driver.c: goroutines parked in the poller for data nobody will
+ * write, which the runtime does not report) lists them the same way under
+ * gosim's own first line, not the runtime's.
+ *
  * Simplification: no file:line or pc offsets under the frame, no "created
  * by" line, and at most DEADLOCK_SHOWN goroutines, then a count of the rest
  * (the runtime prints them all). */
@@ -45,9 +49,10 @@ static void put(struct text *t, const char *a, const char *b, const char *c)
 	}
 }
 
-char *sim_deadlock_text(const struct sim *s)
+char *sim_deadlock_text(const struct sim *s) { return sim_goroutines_text(s, "fatal error: all goroutines are asleep - deadlock!\n"); }
+
+char *sim_goroutines_text(const struct sim *s, const char *head)
 {
-	static const char head[] = "fatal error: all goroutines are asleep - deadlock!\n";
 	struct text t = { 0 };
 	int64_t shown = 0, waiting = 0;
 	char line[64];

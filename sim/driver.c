@@ -274,7 +274,8 @@ struct sim *sim_new(const struct sim_config *cfg, const struct program *prog,
 	s->chans = calloc((size_t)prog->nchans + 1, sizeof *s->chans);
 	s->mutexes = calloc((size_t)prog->nmutexes + 1, sizeof *s->mutexes);
 	s->wgs = calloc((size_t)prog->nwgs + 1, sizeof *s->wgs);
-	if (!s->allp || !s->chans || !s->mutexes || !s->wgs)
+	s->socks = calloc((size_t)prog->nsockets + 1, sizeof *s->socks);
+	if (!s->allp || !s->chans || !s->mutexes || !s->wgs || !s->socks)
 		goto fail;
 	for (int32_t ci = 0; ci < prog->nchans; ci++)
 		s->chans[ci] = (struct chan){ .cap = prog->chan_cap[ci], .recvq = waitq_empty(), .sendq = waitq_empty() };
@@ -282,6 +283,8 @@ struct sim *sim_new(const struct sim_config *cfg, const struct program *prog,
 		s->mutexes[mi].semaq = waitq_empty();
 	for (int32_t wi = 0; wi < prog->nwgs; wi++)
 		s->wgs[wi].semaq = waitq_empty();
+	for (int32_t si = 0; si < prog->nsockets; si++)
+		s->socks[si] = (struct sock){ .reader = -1, .holder = -1, .rsemaq = waitq_empty() };
 	init_ps(s);
 	if (boot(s) != 0)
 		goto fail;
@@ -348,6 +351,28 @@ __attribute__((noinline)) static void all_done(struct sim *s)
 	s->sum.outcome = OUT_DONE;
 }
 
+/* Nothing is left to happen, and goroutines wait in the poller (a socket
+ * read that no write will end: a net read always has its data's arrival
+ * coming). The runtime reports no deadlock here: the M that dropped the
+ * last P blocks in netpoll (findRunnable: netpollinited, netpollWaiters >
+ * 0), and checkdead counts it as running (mcount - nmidle - nmidlelocked
+ * - nmsys > 0), so the program waits forever. The run ends here with
+ * outcome hang and gosim's own message, not Go's. */
+static void hang(struct sim *s)
+{
+	char head[320];
+	snprintf(head, sizeof head,
+		 "gosim: the program hangs: %lld goroutine%s in the network poller for data that no goroutine will "
+		 "write, and nothing else can happen (Go reports no deadlock here: its thread blocked in netpoll "
+		 "counts as running; the real program would wait forever)\n",
+		 (long long)s->netpoll_waiters, s->netpoll_waiters == 1 ? " waits" : "s wait");
+	size_t n = strlen(head);
+	head[n - 1] = 0;
+	sim_die(s, OUT_HANG, head);
+	head[n - 1] = '\n';
+	s->report = sim_goroutines_text(s, head);
+}
+
 /* Nothing is left to happen: no timed event, nothing runnable.
  * Simplification: the runtime's checkdead runs as Ms go idle; here a
  * deadlock is declared when nothing is left to happen and goroutines
@@ -361,6 +386,10 @@ __attribute__((noinline)) static void nothing_left(struct sim *s)
 	sim_check_full(s);
 	if (s->status != SIM_RUNNING)
 		return;
+	if (s->netpoll_waiters > 0) {
+		hang(s);
+		return;
+	}
 	/* checkdead: no timer can ready anyone either (stale ones are gone) */
 	sim_die(s, OUT_DEADLOCK, "fatal error: all goroutines are asleep - deadlock!");
 	s->report = sim_deadlock_text(s); /* NULL: the one line above */
@@ -543,6 +572,7 @@ void sim_free(struct sim *s)
 	free(s->chans);
 	free(s->mutexes);
 	free(s->wgs);
+	free(s->socks);
 	sim_big_free(s->sudogs, (size_t)s->sudogcap * sizeof *s->sudogs);
 	free(s->scratch);
 	free(s->report);

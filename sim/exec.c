@@ -8,6 +8,7 @@
 #include "proc.h"
 #include "netpoll.h"
 #include "sema.h"
+#include "socket.h"
 #include "timer.h"
 
 #include "chan.h"
@@ -424,6 +425,11 @@ static int op_net(struct sim *s, int32_t gi, const struct op *op)
 	netpoll_wait(s, gi, s->now + d);
 	return 0;
 }
+
+/* A socket's read and write (socket.h: FD.Read's read lock and
+ * pd.waitRead, FD.Write making the reader ready in the poller). */
+static int op_read(struct sim *s, int32_t gi, const struct op *op) { return socket_read(s, gi, op->arg); }
+static int op_write(struct sim *s, int32_t gi, const struct op *op) { return socket_write(s, gi, op->arg); }
 
 static int op_close(struct sim *s, int32_t gi, const struct op *op)
 {

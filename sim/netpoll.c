@@ -8,12 +8,17 @@
 
 #define NETPOLL_SYSMON_US 10000 /* sysmon: lastpoll+10*1000*1000 < now */
 
-void netpoll_wait(struct sim *s, int32_t gi, int64_t when)
+void netpoll_park(struct sim *s, int32_t gi, int32_t obj)
 {
 	netpoll_init(s);
-	park_gopark(s, gi, WR_IO_WAIT, R_NET, -1);
+	park_gopark(s, gi, WR_IO_WAIT, R_NET, obj);
 	s->netpoll_waiters++;
 	s->sysmon_dirty = 1;
+}
+
+void netpoll_wait(struct sim *s, int32_t gi, int64_t when)
+{
+	netpoll_park(s, gi, -1);
 	if (evq_push(&s->evq, when, EVQ_NET_READY, gi, s->allg[gi].parkgen) != 0)
 		sim_oom(s, "events");
 }

@@ -2,7 +2,8 @@
  * callers, Go 1.23).
  *
  * {"net": DUR} is a read whose data arrives DUR after the call: the G
- * parks (gopark, waitReasonIOWait) and holds no M. When its data arrives
+ * parks (gopark, waitReasonIOWait) and holds no M ({"read": S} parks the
+ * same way until a write to S: socket.h). When its data arrives
  * it is ready in the poller (netpollready), still waiting, until a netpoll
  * call returns it:
  *  - an M blocked in netpoll returns at once (findRunnable's blocking
@@ -38,9 +39,15 @@
 
 #include "state.h"
 
+/* netpollblock: the running G gi parks in the poller (gopark,
+ * waitReasonIOWait; obj: its socket, -1 for a net read), until
+ * netpoll_ready. */
+void netpoll_park(struct sim *s, int32_t gi, int32_t obj);
 /* The running G gi reads; its data arrives at `when`. Parks it. */
 void netpoll_wait(struct sim *s, int32_t gi, int64_t when);
-/* The event queue's EVQ_NET_READY for G gi, park gen. */
+/* netpollready: G gi (park gen) is ready in the poller, still waiting,
+ * until a netpoll returns it: the event queue's EVQ_NET_READY for a net
+ * read, a write for a socket's parked reader (socket.h). */
 void netpoll_ready(struct sim *s, int32_t gi, uint64_t gen);
 /* The poller is in use (netpollinited): the first timer or net op. */
 static inline void netpoll_init(struct sim *s) { s->netpoll_inited = 1; }

@@ -216,6 +216,8 @@ struct waitq *park_queue(struct sim *s, int kind, int32_t obj)
 		return &s->mutexes[obj].semaq;
 	case WQ_WG:
 		return &s->wgs[obj].semaq;
+	case WQ_FDMU:
+		return &s->socks[obj].rsemaq;
 	default:
 		return NULL;
 	}
@@ -231,6 +233,9 @@ int park_each_queue(struct sim *s, int (*fn)(struct sim *s, const struct waitq *
 			return -1;
 	for (int32_t wi = 0; wi < s->prog->nwgs; wi++)
 		if (fn(s, &s->wgs[wi].semaq, WQ_WG, wi) != 0)
+			return -1;
+	for (int32_t si = 0; si < s->prog->nsockets; si++)
+		if (fn(s, &s->socks[si].rsemaq, WQ_FDMU, si) != 0)
 			return -1;
 	return 0;
 }

@@ -30,7 +30,7 @@
 #include "state.h"
 
 /* Which queue of which object a sudog waits in. */
-enum wait_kind { WQ_CHAN_RECV, WQ_CHAN_SEND, WQ_SEMA, WQ_WG, WQ__N };
+enum wait_kind { WQ_CHAN_RECV, WQ_CHAN_SEND, WQ_SEMA, WQ_WG, WQ_FDMU /* a socket's read lock */, WQ__N };
 
 /* gopark: G gi (running) leaves its M and waits with reason wr on object
  * obj (-1: none, or several: a select); the trace record carries both and

@@ -29,6 +29,9 @@ void program_free(struct program *p)
 	for (int32_t i = 0; i < p->nwgs; i++)
 		free(p->wg_names[i]);
 	free(p->wg_names);
+	for (int32_t i = 0; i < p->nsockets; i++)
+		free(p->socket_names[i]);
+	free(p->socket_names);
 	free(p->dists);
 	for (int32_t i = 0; i < p->nregions; i++)
 		free(p->region_names[i]);

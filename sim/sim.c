@@ -501,6 +501,6 @@ const char *sim_rule_name(int i)
 const char *sim_outcome_name(int i)
 {
 	static const char *const names[] = { "running", "done", "deadlock", "thread-limit", "broken",
-					     "until", "interrupted", "panic" };
+					     "until", "interrupted", "panic", "hang" };
 	return name_of(names, OUT__N, i);
 }

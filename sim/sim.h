@@ -155,7 +155,7 @@ void sim_config_fill_model(struct sim_config *cfg);
  * prints them). */
 #define SIM_WAITREASONS(X) X(NONE, "") X(CHAN_RECV, "chan receive") X(CHAN_SEND, "chan send") \
 	X(SLEEP, "sleep") X(IO_WAIT, "IO wait") X(SELECT, "select") X(SELECT_NO_CASES, "select (no cases)") \
-	X(MUTEX, "sync.Mutex.Lock") X(WAITGROUP, "sync.WaitGroup.Wait")
+	X(MUTEX, "sync.Mutex.Lock") X(WAITGROUP, "sync.WaitGroup.Wait") X(SEMACQUIRE, "semacquire")
 
 #define SIM_ENUM_PL(K, name) PL_##K,
 /* --explain: the rule that made a scheduling decision, named as in
@@ -260,7 +260,9 @@ enum sim_status {
  * model's own ends (done, deadlock, thread-limit, broken) and the driver's
  * (until: stopped at a time limit; interrupted: by a signal). */
 enum sim_outcome {
-	OUT_RUNNING, OUT_DONE, OUT_DEADLOCK, OUT_THREAD_LIMIT, OUT_BROKEN, OUT_UNTIL, OUT_INTERRUPTED, OUT_PANIC, OUT__N
+	OUT_RUNNING, OUT_DONE, OUT_DEADLOCK, OUT_THREAD_LIMIT, OUT_BROKEN, OUT_UNTIL, OUT_INTERRUPTED, OUT_PANIC,
+	OUT_HANG, /* nothing left to happen, goroutines parked in the poller: the real program waits forever */
+	OUT__N
 };
 
 struct sim_summary {

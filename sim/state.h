@@ -252,6 +252,15 @@ struct waitgroup {
 	struct waitq semaq;
 };
 
+/* A connected socket's receive side (socket.h): the writes not yet read,
+ * the G parked in the poller for data (pollDesc.rg), the G holding the
+ * read lock (fdMutex), and the Gs waiting for it (its rsema). */
+struct sock {
+	int64_t data;
+	int32_t reader, holder;
+	struct waitq rsemaq;
+};
+
 struct sim {
 	struct sim_config cfg;
 	int costs;       /* any operation cost (cfg.cost_*_ns) is nonzero */
@@ -311,6 +320,7 @@ struct sim {
 	struct chan *chans;
 	struct mutex *mutexes;
 	struct waitgroup *wgs;
+	struct sock *socks;
 	int64_t ntimers;      /* entries in all P's timer heaps */
 	/* the network poller (netpoll.h) */
 	struct gqueue netready; /* Gs whose data arrived, not yet returned by a netpoll */
@@ -539,6 +549,8 @@ void sim_crash(struct sim *s, int32_t gi, const char *kind, const char *what);
 /* deadlock.c: the runtime's text for a deadlock, with every live goroutine
  * (capped); malloc'd, NULL when out of memory. */
 char *sim_deadlock_text(const struct sim *s);
+/* The same list of live goroutines under first line head (ending in \n). */
+char *sim_goroutines_text(const struct sim *s, const char *head);
 int32_t sim_newg(struct sim *s, uint32_t fn);
 /* A dead G's repeat counter block (depth counters) back to the pool. */
 void sim_iters_put(struct sim *s, int32_t block, int32_t depth);

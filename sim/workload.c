@@ -31,6 +31,7 @@ struct wctx {
 	struct names cnames; /* channel name -> index */
 	struct names mnames; /* mutex name -> index */
 	struct names wnames; /* wait group name -> index */
+	struct names snames; /* socket name -> index */
 	struct program *prog;
 	int nomem;       /* an allocation failed */
 };
@@ -380,6 +381,9 @@ static int compile_operand(struct wctx *c, int k, json_t *v, struct fbuf *fb)
 	case OPND_WG_N:
 		i = named_index(c, op_table[k].name, v, &c->wnames, "wait group", "waitgroups");
 		return i < 0 ? -1 : emit(c, fb, (struct op){ .kind = (uint8_t)k, .arg = i });
+	case OPND_SOCKET:
+		i = named_index(c, op_table[k].name, v, &c->snames, "socket", "sockets");
+		return i < 0 ? -1 : emit(c, fb, (struct op){ .kind = (uint8_t)k, .arg = i });
 	default:
 		return fail(c, 0, "internal: op \"%s\" has no operand rule", op_table[k].name);
 	}
@@ -720,7 +724,7 @@ static int parse_params(struct wctx *c, json_t *root, const struct param_overrid
 	return 0;
 }
 
-/* "mutexes": ["mu", ...] and "waitgroups": ["wg", ...]: names, each once. */
+/* "mutexes": ["mu", ...], "waitgroups": ["wg", ...] and "sockets": ["s", ...]: names, each once. */
 static int parse_namelist(struct wctx *c, json_t *root, const char *key, const char *what, char ***names,
 			  int32_t *n, struct names *table)
 {
@@ -856,11 +860,11 @@ static int parse_tick(struct wctx *c, json_t *v)
 static int parse_top(struct wctx *c, json_t *root)
 {
 	static const char *const keys[] = { "name", "description", "procs", "params", "chans", "main", "funcs",
-					    "mutexes", "waitgroups", "exit", "tick" };
+					    "mutexes", "waitgroups", "sockets", "exit", "tick" };
 	if (!json_is_object(root))
 		return fail(c, 0, "a workload is a JSON object with \"main\" and optionally \"name\", "
 				  "\"description\", \"procs\", \"params\", \"chans\", \"funcs\", \"mutexes\", "
-				  "\"waitgroups\", \"exit\", \"tick\"");
+				  "\"waitgroups\", \"sockets\", \"exit\", \"tick\"");
 	const char *key;
 	json_t *v;
 	json_object_foreach(root, key, v) {
@@ -870,7 +874,7 @@ static int parse_top(struct wctx *c, json_t *root)
 		if (i == sizeof keys / sizeof keys[0]) {
 			push_key(c, key);
 			return fail(c, 1, "unknown key \"%s\" (expected name, description, procs, params, chans, main, "
-					  "funcs, mutexes, waitgroups, exit, tick)", key);
+					  "funcs, mutexes, waitgroups, sockets, exit, tick)", key);
 		}
 	}
 	struct program *p = c->prog;
@@ -1015,6 +1019,8 @@ int workload_parse(const char *text, size_t len, const char *filename,
 	if (rc == 0)
 		rc = parse_namelist(&c, root, "waitgroups", "a wait group", &c.prog->wg_names, &c.prog->nwgs, &c.wnames);
 	if (rc == 0)
+		rc = parse_namelist(&c, root, "sockets", "a socket", &c.prog->socket_names, &c.prog->nsockets, &c.snames);
+	if (rc == 0)
 		rc = parse_funcs(&c, root);
 	if (rc == 0)
 		rc = compile_all(&c, root);
@@ -1024,6 +1030,7 @@ int workload_parse(const char *text, size_t len, const char *filename,
 	names_free(&c.cnames);
 	names_free(&c.mnames);
 	names_free(&c.wnames);
+	names_free(&c.snames);
 	json_decref(c.params);
 	json_decref(c.ovnames);
 	json_decref(root);

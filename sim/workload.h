@@ -50,11 +50,13 @@
 	X(REGION, region, "region", OPND_NAME_BODY) \
 	X(REGION_END, region_end, NULL, OPND_NONE) \
 	X(END, end, NULL, OPND_NONE) \
-	X(TICK, tick, "tick", OPND_PERIOD)
+	X(TICK, tick, "tick", OPND_PERIOD) \
+	X(READ, read, "read", OPND_SOCKET) \
+	X(WRITE, write, "write", OPND_SOCKET)
 
 /* What an op's key takes. */
 enum opnd { OPND_NONE, OPND_DUR, OPND_FUNC, OPND_CHAN, OPND_TRUE, OPND_COUNT_BODY, OPND_CHAN_BODY, OPND_CASES, OPND_MUTEX, OPND_WG, OPND_WG_N, OPND_NAME_BODY,
-		 OPND_PERIOD /* a fixed duration above 0 */ };
+		 OPND_PERIOD /* a fixed duration above 0 */, OPND_SOCKET /* a name in "sockets" */ };
 
 /* A select compiles to SELECT (arg: its number of cases, val: the index
  * past the select), one CASE per case (depth: enum case_kind; arg: the
@@ -73,7 +75,7 @@ enum op_kind { WORKLOAD_OPS(WORKLOAD_OP_ENUM) OP__N };
 struct op {
 	uint8_t kind;
 	uint8_t depth; /* OP_REPEAT/OP_END: counter slot */
-	int32_t arg;   /* OP_GO: func; OP_SEND/RECV/CLOSE/RANGE: chan; OP_REPEAT: index of its END;
+	int32_t arg;   /* OP_GO: func; OP_SEND/RECV/CLOSE/RANGE: chan; OP_READ/WRITE: socket; OP_REPEAT: index of its END;
 			  OP_END: index of its REPEAT */
 	int64_t val;   /* OP_ADD: n; OP_RUN/LOOP/SYSCALL/SLEEP/NET: us; OP_TICK: the period (us, fixed, > 0); OP_REPEAT: count (-1: forever); OP_RANGE: index of its
 			  RANGE_END; OP_RANGE_END: index of its RANGE */
@@ -122,6 +124,8 @@ struct program {
 	int32_t nmutexes;
 	char **wg_names;      /* "waitgroups": sync.WaitGroup values */
 	int32_t nwgs;
+	char **socket_names;  /* "sockets": connected sockets, read and written (socket.h) */
+	int32_t nsockets;
 	int exit_main;        /* "exit": "main": the program ends when main returns (Go's rule) */
 	int64_t tick_us;      /* "tick": every duration is a multiple of it, 10 (default) or 1 */
 	struct dist *dists;   /* random durations; an op's val -(i + 1) draws from dists[i] */

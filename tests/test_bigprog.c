@@ -200,7 +200,7 @@ Test(bigprog, an_error_after_a_deeply_nested_value_is_placed_right)
 	char err[512];
 	cr_assert_neq(parse(&t, &p, err, sizeof err), 0);
 	free(t.s);
-	cr_assert_str_eq(err, "big.json:2:12: unknown operation \"jump\" (expected run, loop, go, syscall, send, recv, gosched, repeat, sleep, net, close, range, select, lock, unlock, add, done, wait, region or tick)");
+	cr_assert_str_eq(err, "big.json:2:12: unknown operation \"jump\" (expected run, loop, go, syscall, send, recv, gosched, repeat, sleep, net, close, range, select, lock, unlock, add, done, wait, region, tick, read or write)");
 }
 
 /* Range bodies do not count as repeat depth; the compiler's path limit

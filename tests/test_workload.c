@@ -107,7 +107,7 @@ Test(workload, an_unknown_operation_is_named_with_its_line_and_column)
 {
 	const char *json = "{\n  \"main\": [\n    {\"run\": 10},\n    {\"jump\": 1}\n  ]\n}\n";
 	cr_assert_str_eq(error_of(json, NULL, 0),
-			 "w.json:4:6: unknown operation \"jump\" (expected run, loop, go, syscall, send, recv, gosched, repeat, sleep, net, close, range, select, lock, unlock, add, done, wait, region or tick)");
+			 "w.json:4:6: unknown operation \"jump\" (expected run, loop, go, syscall, send, recv, gosched, repeat, sleep, net, close, range, select, lock, unlock, add, done, wait, region, tick, read or write)");
 }
 
 Test(workload, bad_values_are_named_where_they_stand)
