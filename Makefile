@@ -23,7 +23,7 @@ LDLIBS = -ljansson -lzstd -lz -pthread
 B ?= build
 SIM = $(wildcard sim/*.c)
 TRACE = $(wildcard trace/*.c)
-CMD = cmd/cli.c cmd/run.c cmd/out.c cmd/compress.c cmd/msg.c cmd/analysis.c cmd/sweep.c cmd/compare.c cmd/import.c cmd/import_fold.c cmd/import_mutex.c
+CMD = cmd/cli.c cmd/run.c cmd/out.c cmd/compress.c cmd/msg.c cmd/analysis.c cmd/sweep.c cmd/compare.c cmd/import.c cmd/import_fold.c cmd/import_mutex.c cmd/import_net.c
 WORKLOADS = $(sort $(wildcard workloads/*.json))
 LIB_OBJ = $(SIM:%.c=$(B)/%.o) $(TRACE:%.c=$(B)/%.o) $(B)/workloads.o $(B)/html_page.o
 TEST_SRC = $(wildcard tests/test_*.c)

@@ -13,7 +13,10 @@
  *   after case when no goroutine woke it); a goroutine's receives woken by
  *   no goroutine at times on a periodic grid ticks (ticker_pass), others
  *   sleeps of the observed wait; "sleep" a sleep and "network" /
- *   "IO wait" a net of the observed wait;
+ *   "IO wait" a net of the observed wait, but a socket read's wait, with
+ *   --net=socket (the default), a read of a socket that the write which
+ *   ended it writes (import_net.h: a first pass over the events pairs
+ *   them);
  * - GoSyscallBegin..End is a syscall of the observed duration (one under
  *   5 us is CPU time of the stint around it);
  * - GoStop "runtime.Gosched" is a gosched; "preempted" nothing (the
@@ -49,6 +52,7 @@
 #include "../trace/gotrace_read.h"
 #include "import_fold.h"
 #include "import_mutex.h"
+#include "import_net.h"
 #include "msg.h"
 #include "out.h"
 
@@ -60,6 +64,8 @@
  * exit on top). */
 #define FAST_SYSCALL_NS 5000
 #define NETPOLL_MS_NS 1000000 /* netpoll_epoll.go: epoll_wait's timeout is whole ms */
+/* --net's default: socket (reads paired with writes, import_net.h) */
+#define IMPORT_NET_SOCKET_DEFAULT 1
 
 enum { G_NONE, G_RUNNABLE, G_RUNNING, G_BLOCKED, G_SYSCALL, G_DEAD };
 enum { B_NONE, B_RECV, B_SEND, B_SELECT, B_SLEEP, B_NET, B_MUTEX, B_WG, B_RWMUTEX, B_COND, B_SYNC, B_OTHER };
@@ -87,6 +93,10 @@ struct ig {
 						 the sleep op each became, and when it was woken */
 	size_t ntw, captw;
 	struct mx_open mx; /* its stretch since its last mutex event (import_mutex.h) */
+	int net_read;     /* its network wait is a socket read's (net.(*netFD).Read) */
+	long nnet, nwrite; /* its socket read waits and socket writes so far (import_net.h) */
+	int64_t sys_ns, net_lo, run_ns; /* its last syscall's start; the read syscall before its network wait;
+					   its last GoStart */
 };
 
 struct imp {
@@ -116,6 +126,11 @@ struct imp {
 	size_t nlat, caplat;
 	struct mx_log mx; /* the stretches between mutex events, for mutex_infer */
 	int timer_due;    /* --timer-due: timer waits woken through an idle P as their due time (netpoll_due_ns) */
+	int net_socket;   /* --net=socket: socket reads paired with their writes (import_net.h) */
+	int collect;      /* the first pass of --net=socket: only net_log is wanted */
+	struct net_log netlog;
+	struct net_pairs pairs;
+	json_t *sockets;  /* the sockets named: name -> true */
 	int oom;
 	char bad[160];    /* a malformed trace: what, at which offset */
 };
@@ -690,6 +705,57 @@ static int64_t timer_wait_ns(const struct imp *im, const struct ig *g, int64_t n
 	return l - g->since + TICK_NS < wait ? l - g->since + TICK_NS : wait;
 }
 
+/* Whether stack (GoBlock's, GoSyscallBegin's) runs through frame f
+ * (a prefix of a function name) of the net package's netFD. */
+static int stack_has(const struct gtr_trace *tr, uint64_t gen, uint64_t stack, const char *f)
+{
+	for (unsigned i = 0; i < GTR_FRAMES; i++) {
+		const char *fr = gtr_stack_frame(tr, gen, stack, i);
+		if (!fr)
+			return 0;
+		if (strncmp(fr, f, strlen(f)) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* g's socket read, woken at ns after wait_us: logged (the first pass of
+ * --net=socket), then a read of the socket its pair names, else a net of
+ * the observed wait. */
+static void net_read_wait(struct imp *im, struct ig *g, int64_t ns, int64_t wait_us)
+{
+	size_t k = (size_t)(g - im->g);
+	long ord = g->nnet++, sock = im->net_socket && !im->collect ? net_read_sock(&im->pairs, k, ord) : -1;
+	if (im->collect && net_log_wait(&im->netlog, k, ord, g->net_lo, ns))
+		im->oom = 1;
+	if (sock >= 0) {
+		if (json_object_set_new(im->sockets, im->pairs.names[sock], json_true()))
+			im->oom = 1;
+		add_op(im, g, "read", json_string(im->pairs.names[sock]));
+	} else {
+		add_op(im, g, "net", json_integer(wait_us));
+	}
+}
+
+/* c's socket write (a syscall through net.(*netFD).Write) at ns: logged,
+ * and a write of each socket its pairs name. */
+static void net_write(struct imp *im, struct ig *c, int64_t ns)
+{
+	size_t k = (size_t)(c - im->g);
+	long ord = c->nwrite++;
+	if (im->collect && net_log_write(&im->netlog, k, ord, ns))
+		im->oom = 1;
+	if (!im->net_socket || im->collect)
+		return;
+	for (long i = net_write_first(&im->pairs, k, ord); i >= 0 && (size_t)i < im->pairs.nwr &&
+	     im->pairs.wr[i].k == k && im->pairs.wr[i].ord == ord; i++) {
+		const char *name = im->pairs.names[im->pairs.wr[i].sock];
+		if (json_object_set_new(im->sockets, name, json_true()))
+			im->oom = 1;
+		add_op(im, c, "write", json_string(name));
+	}
+}
+
 /* g, blocked, is woken at ns by w (NULL: no user goroutine), on P by_p - 1
  * (0: unknown) by M m. */
 static void unblock(struct imp *im, struct ig *g, struct ig *w, int64_t ns, json_t *chans, uint64_t by_p, uint64_t m)
@@ -722,6 +788,8 @@ static void unblock(struct imp *im, struct ig *g, struct ig *w, int64_t ns, json
 		if (!cs || !a || json_object_set_new(cs, "after", json_integer(wait_us)) || json_array_append_new(a, cs))
 			im->oom = 1;
 		add_op(im, g, "select", a);
+	} else if (k == B_NET && g->net_read) {
+		net_read_wait(im, g, ns, wait_us);
 	} else if (k == B_SLEEP || k == B_NET) {
 		add_op(im, g, k == B_NET ? "net" : "sleep", json_integer(wait_us));
 	} else if (k == B_MUTEX && w) {
@@ -872,6 +940,7 @@ static void event(struct imp *im, const struct gtr_event *e, json_t *chans)
 		if (g->state == G_BLOCKED)
 			unblock(im, g, NULL, ns, chans, 0, e->m);
 		start(g, ns, G_RUNNING);
+		g->run_ns = ns;
 		p_pass(im, m_p(im, e->m), ns, 1); /* schedule's checkTimers, then execute */
 		set_cur(im, e->m, g);
 		break;
@@ -894,6 +963,8 @@ static void event(struct imp *im, const struct gtr_event *e, json_t *chans)
 			start(r, ns, G_BLOCKED);
 			r->block_p = m_p(im, e->m);
 			r->block = block_kind(why);
+			r->net_read = r->block == B_NET && stack_has(tr, e->gen, e->arg[1], "net.(*netFD).Read");
+			r->net_lo = r->sys_ns >= r->run_ns ? r->sys_ns : ns; /* its read syscall, in this stint */
 			const char *site;
 			if (why && strcmp(why, "sync") == 0)
 				r->block = sync_kind(tr, e->gen, e->arg[1], &r->site);
@@ -919,7 +990,11 @@ static void event(struct imp *im, const struct gtr_event *e, json_t *chans)
 		if (sc) {
 			end_stint(im, sc, ns);
 			start(sc, ns, G_SYSCALL);
+			sc->sys_ns = ns;
 		}
+		if (c && (stack_has(tr, e->gen, e->arg[1], "net.(*netFD).Write") ||
+			  stack_has(tr, e->gen, e->arg[1], "net.(*netFD).write")))
+			net_write(im, c, ns);
 		break;
 	case EV_GO_SYSCALL_END: case EV_GO_SYSCALL_END_BLOCKED:
 		c = sc;
@@ -1306,14 +1381,43 @@ static long function_passes(struct imp *im)
 	return total;
 }
 
+static void imp_free(struct imp *im);
+
+/* --net=socket's first pass: the events once more on a scratch import
+ * (the same goroutines in the same order), only to log the socket reads'
+ * waits and the socket writes; their pairs go to im->pairs for the
+ * second, which writes the workload. */
+static void net_first_pass(struct imp *im)
+{
+	struct imp p1 = { .file = im->file, .tr = im->tr, .timer_due = im->timer_due, .collect = 1 };
+	json_t *chans = json_object();
+	for (size_t i = 0; chans && i < p1.tr.nev && !p1.oom && !p1.bad[0]; i++)
+		event(&p1, &p1.tr.ev[i], chans);
+	const char **fn = p1.ng ? malloc(p1.ng * sizeof *fn) : NULL;
+	if (!chans || (p1.ng && !fn))
+		p1.oom = 1;
+	for (size_t k = 0; fn && k < p1.ng; k++)
+		fn[k] = p1.g[k].runtime ? NULL : p1.g[k].fn;
+	if (!p1.oom && !p1.bad[0] && net_pair(&p1.netlog, fn, p1.ng, &im->pairs))
+		p1.oom = 1;
+	im->oom |= p1.oom;
+	free(fn);
+	json_decref(chans);
+	p1.tr = (struct gtr_trace){ 0 }; /* im's */
+	imp_free(&p1);
+}
+
 static json_t *workload(struct imp *im, int merge)
 {
 	struct ig *main_g = im->ng && im->g[0].goid == 1 ? &im->g[0] : NULL;
 	json_t *w = json_object(), *chans = json_object(), *funcs = json_object(), *params = json_object();
 	im->mutexes = json_object();
 	im->wgs = json_object();
-	if (!w || !chans || !funcs || !params || !im->mutexes || !im->wgs)
+	im->sockets = json_object();
+	if (!w || !chans || !funcs || !params || !im->mutexes || !im->wgs || !im->sockets)
 		goto fail;
+	if (im->net_socket)
+		net_first_pass(im);
 	for (size_t i = 0; i < im->tr.nev && !im->oom && !im->bad[0]; i++)
 		event(im, &im->tr.ev[i], chans);
 	for (size_t k = 0; k < im->ng; k++)
@@ -1375,6 +1479,7 @@ static json_t *workload(struct imp *im, int merge)
 	    (exit_main(im, main_g) && json_object_set_new(w, "exit", json_string("main"))) ||
 	    (json_object_size(params) && json_object_set(w, "params", params)) || json_object_set_new(w, "chans", chans) ||
 	    names_field(w, "mutexes", im->mutexes) || names_field(w, "waitgroups", im->wgs) ||
+	    names_field(w, "sockets", im->sockets) ||
 	    json_object_set(w, "main", main_g->ops) || json_object_set_new(w, "funcs", funcs))
 		goto fail_w;
 	json_decref(params);
@@ -1408,6 +1513,9 @@ static void imp_free(struct imp *im)
 	mx_free(&im->mx);
 	json_decref(im->mutexes);
 	json_decref(im->wgs);
+	json_decref(im->sockets);
+	net_log_free(&im->netlog);
+	net_pairs_free(&im->pairs);
 	free(im->slot);
 	free(im->lat);
 	free(im->ms);
@@ -1549,7 +1657,7 @@ static json_t *import_buf(struct imp *im, const uint8_t *buf, size_t n, int merg
 
 char *import_text(const uint8_t *buf, size_t n, int merge)
 {
-	struct imp im = { .file = "fuzz" };
+	struct imp im = { .file = "fuzz", .net_socket = IMPORT_NET_SOCKET_DEFAULT };
 	char err[256], *text = NULL;
 	size_t len = 0;
 	int status;
@@ -1615,7 +1723,8 @@ static int put_stats(struct imp *im, const char *path)
 }
 
 static const char import_usage[] =
-	"Usage: gosim import FILE.trace [-o WORKLOAD.json] [--no-merge] [--timer-due] [--stats=FILE]\n"
+	"Usage: gosim import FILE.trace [-o WORKLOAD.json] [--no-merge] [--timer-due]\n"
+	"                   [--net=socket|duration] [--stats=FILE]\n"
 	"Turn a Go execution trace (runtime/trace, go test -trace; Go 1.22+) into a\n"
 	"workload that gosim replays: gosim -w WORKLOAD.json -p N.\n"
 	"  -o, --output=FILE  the workload (default '-': stdout)\n"
@@ -1628,7 +1737,12 @@ static const char import_usage[] =
 	"      --timer-due    a timer wait woken through an idle P's netpoll as its\n"
 	"                     estimated due time, for a replay with the runtime\n"
 	"                     model's whole-ms netpoll wait (the default); without\n"
-	"                     it, as observed, for --netpoll-wait=exact\n";
+	"                     it, as observed, for --netpoll-wait=exact\n"
+	"      --net=socket   a socket read's wait as a read of a socket that its\n"
+	"                     writer's write (the goroutine that most often wrote\n"
+	"                     just before its wakes) ends, so the wait moves with\n"
+	"                     the writer (the default); --net=duration: every\n"
+	"                     network wait as a net op of the observed wait\n";
 
 int import_main(int argc, char **argv)
 {
@@ -1636,10 +1750,11 @@ int import_main(int argc, char **argv)
 					      { "no-merge", no_argument, NULL, 'M' },
 					      { "timer-due", no_argument, NULL, 'T' },
 					      { "stats", required_argument, NULL, 'S' },
+					      { "net", required_argument, NULL, 'N' },
 					      { "help", no_argument, NULL, 'h' },
 					      { NULL, 0, NULL, 0 } };
 	const char *outp = "-", *statp = NULL;
-	int merge = 1, due = 0, c;
+	int merge = 1, due = 0, net = IMPORT_NET_SOCKET_DEFAULT, c;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
 		if (c == 'o')
@@ -1650,6 +1765,12 @@ int import_main(int argc, char **argv)
 			due = 1;
 		else if (c == 'S')
 			statp = optarg;
+		else if (c == 'N' && (strcmp(optarg, "socket") == 0 || strcmp(optarg, "duration") == 0))
+			net = strcmp(optarg, "socket") == 0;
+		else if (c == 'N') {
+			msg_usage("import: --net takes socket or duration");
+			return 2;
+		}
 		else if (c == 'h') {
 			fputs(import_usage, stdout);
 			return 0;
@@ -1662,7 +1783,7 @@ int import_main(int argc, char **argv)
 		msg_usage("import: takes one trace file");
 		return 2;
 	}
-	struct imp im = { .file = argv[optind], .timer_due = due };
+	struct imp im = { .file = argv[optind], .timer_due = due, .net_socket = net };
 	struct stat st;
 	size_t n = 0;
 	uint8_t *buf = slurp(im.file, &n, &st);

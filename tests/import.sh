@@ -331,6 +331,49 @@ assert 200 <= sections <= 250, sections
 PY
 cpu_kept "$tmp/pm.n.json" "$tmp/pm.stats" || no "poolmu: a goroutine's CPU time is not the trace's"
 
+# Socket reads paired with their writers (import_net.h; echo/main.go
+# captured here at GOMAXPROCS=2: a loopback echo server, 2 clients x 40
+# requests): the default import makes each read's wait a read of a socket
+# and the write that ended it a write in the other goroutine, one socket per
+# connection and direction, as many reads as writes each (so no replay
+# hangs); the replay at 1, 2 and 4 Ps finishes, and at 2 is within 10% of
+# the capture's makespan. --net=duration keeps every wait a net op.
+"$gosim" import --no-merge "$data/echo.trace" -o "$tmp/echo.n.json" --stats="$tmp/echo.stats" 2> "$tmp/err" ||
+	no "echo: $(cat "$tmp/err")"
+python3 - "$tmp/echo.n.json" <<'PY' || no "echo: the reads and writes are not paired per connection"
+import json, sys
+w = json.load(open(sys.argv[1]))
+socks = w.get("sockets", [])
+assert len(socks) == 4, socks  # 2 connections x 2 directions
+count = {s: [0, 0] for s in socks}
+for ops in list(w["funcs"].values()) + [w["main"]]:
+    for o in ops:
+        if "read" in o: count[o["read"]][0] += 1
+        if "write" in o: count[o["write"]][1] += 1
+assert all(r == wr and r >= 30 for r, wr in count.values()), count
+readers = {}
+for f, ops in w["funcs"].items():
+    for o in ops:
+        if "read" in o: readers.setdefault(o["read"], set()).add(f)
+assert all(len(v) == 1 for v in readers.values()), readers  # one reading goroutine a socket
+PY
+"$gosim" import "$data/echo.trace" -o "$tmp/echo.json" 2> /dev/null || no "echo: the merged import failed"
+for p in 1 2 4; do
+	"$gosim" -w "$tmp/echo.json" -p $p --cpus=2 -q > /dev/null 2>&1 || no "echo: the replay at -p $p does not finish"
+done
+python3 - "$tmp/echo.stats" "$("$gosim" -w "$tmp/echo.n.json" -p 2 --cpus=2 --cost-go=0 --cost-chan=0 --cost-syscall=0 \
+	--netpoll-wait=exact 2>/dev/null | sed -n 's/^  makespan *\([0-9.]*\) ms$/\1/p')" <<'PY' || no "echo: the replay at 2 is not within 10% of the capture"
+import json, sys
+cap = json.load(open(sys.argv[1]))["makespan_us"] / 1000
+rep = float(sys.argv[2])
+assert abs(rep - cap) <= 0.10 * cap, (cap, rep)
+PY
+"$gosim" import --net=duration "$data/echo.trace" -o "$tmp/echo.d.json" 2> /dev/null || no "echo: --net=duration failed"
+grep -q '"read"\|"write"\|"sockets"' "$tmp/echo.d.json" && no "echo: --net=duration wrote sockets"
+grep -q '"net":' "$tmp/echo.d.json" || no "echo: --net=duration has no net op"
+"$gosim" import --net=bytes "$data/echo.trace" -o /dev/null 2> "$tmp/err"; [ $? -eq 2 ] && grep -q -- "--net takes socket or duration" "$tmp/err" ||
+	no "echo: --net=bytes: $(cat "$tmp/err")"
+
 # Scheduler latency as the runtime counts it (--stats): a syscall exit
 # whose M lost its P and took an idle one (exitsyscallfast; the trace's
 # GoSysExit(lostP) then GoStart, the G never _Grunnable) is not an interval.
@@ -483,5 +526,5 @@ head -c 100 "$t" > "$tmp/cut.trace"
 "$gosim" import "$tmp/cut.trace" -o "$tmp/keep.json" 2> /dev/null
 [ "$(cat "$tmp/keep.json")" = old ] || no "a failed import replaced the old output file"
 
-[ $fail -eq 0 ] && echo "import: ok (10 round trips, the mutex workload's locks, a real mutex's sections, a pool's passes, the real trace's golden workload, the pool's Mutex and WaitGroup, sleeps woken at a preemption, a timer woken through netpoll, exit at main's end, 4 fresh captures and 2 built-in twins' traces, $cases malformed traces)"
+[ $fail -eq 0 ] && echo "import: ok (10 round trips, the mutex workload's locks, a real mutex's sections, a pool's passes, the real trace's golden workload, the pool's Mutex and WaitGroup, sleeps woken at a preemption, a timer woken through netpoll, exit at main's end, a loopback server's reads paired with their writes, 4 fresh captures and 2 built-in twins' traces, $cases malformed traces)"
 exit $fail

@@ -1,0 +1,3 @@
+module echo
+
+go 1.23
