@@ -136,6 +136,13 @@ cmp -s "$T/err" "$T/want" && ok "a deadlock lists the blocked goroutines as the 
 "$GOSIM" -w "$T/dead.json" --trace "$T/dead-trace.json" >"$T/out" 2>"$T/err"
 grep -q '"summary":{"outcome":"deadlock",' "$T/dead-trace.json" && grep -q '^  outcome      deadlock$' "$T/out" &&
 	ok "a deadlock's summary says outcome deadlock (JSON and human)" || bad "a deadlock's summary says outcome deadlock"
+printf '{"sockets": ["s"], "main": [{"go": "r"}, {"run": 10}], "funcs": {"r": [{"read": "s"}]}}\n' >"$T/hang.json"
+expect "a read that no write will end exits 3" 3 "$GOSIM" -w "$T/hang.json" --trace "$T/hang-trace.json"
+head -1 "$T/err" | grep -q '^gosim: the program hangs: 1 goroutine waits in the network poller .*Go reports no deadlock here' &&
+	! grep -q "fatal error" "$T/err" && grep -q '^goroutine 2 \[IO wait\]:$' "$T/err" &&
+	ok "a hang says it is gosim's end, not Go's deadlock, and lists the goroutines" || bad "a hang's message: $(head -c 300 "$T/err")"
+grep -q '"summary":{"outcome":"hang",' "$T/hang-trace.json" && grep -q '^  outcome      hang$' "$T/out" &&
+	ok "a hang's summary says outcome hang (JSON and human)" || bad "a hang's summary says outcome hang"
 "$GOSIM" -w pingpong --trace "$T/done-trace.json" >"$T/out" 2>"$T/err"
 grep -q '"summary":{"outcome":"done",' "$T/done-trace.json" && grep -q '^  outcome      done$' "$T/out" &&
 	ok "a finished run's summary says outcome done (JSON and human)" || bad "a finished run's summary says outcome done"
