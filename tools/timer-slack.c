@@ -25,14 +25,23 @@
  *                                 pingpong knife edge: the 58th sleep's
  *                                 end against the first's + 10 ms
  *                                 (forcePreemptNS).
+ *   timer-slack --sysmon-procs [RUNS]  the same, each replay in a process
+ *                                 of its own (fork; the child measures and
+ *                                 sends its overshoots through a pipe, the
+ *                                 parent waits for it before the next), so
+ *                                 the levels spread over processes, as
+ *                                 sysmon's do over real runs, not over one
+ *                                 process's time
  *
  *   make build/tools/timer-slack && build/tools/timer-slack [MODE] [RUNS]
  */
-#define _POSIX_C_SOURCE 200809L
+#define _POSIX_C_SOURCE 200809L /* fork, pipe, waitpid */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 static long long now_ns(void)
 {
@@ -71,7 +80,7 @@ static long sched_us(int i)
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: timer-slack [--quantiles|--sysmon] [RUNS]\n");
+	fprintf(stderr, "usage: timer-slack [--quantiles|--sysmon|--sysmon-procs] [RUNS]\n");
 	return 2;
 }
 
@@ -134,7 +143,52 @@ static int quantiles(int runs)
  * quantiles of the levels over the runs, of every short sleep's residual
  * (its overshoot minus its run's level), and per long sleep the median of
  * its overshoot minus its run's level. */
-static int sysmon(int runs)
+/* One replay of the schedule: each sleep's overshoot (ns) and when the
+ * 51st..60th ended (us from the first sleep's start). */
+static void replay(long long *over, long long *ends)
+{
+	long long t0 = now_ns();
+	for (int i = 0; i < SCHED_LEN; i++) {
+		over[i] = sleep_over(sched_us(i));
+		if (i >= SHORT - 1)
+			ends[i - SHORT + 1] = (now_ns() - t0) / 1000;
+	}
+}
+
+/* replay() in a child process: 0, or -1 if the child failed. */
+static int replay_forked(long long *over, long long *ends)
+{
+	int fd[2];
+	if (pipe(fd) != 0)
+		return -1;
+	pid_t pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		long long buf[2 * SCHED_LEN];
+		close(fd[0]);
+		replay(buf, buf + SCHED_LEN);
+		_exit(write(fd[1], buf, sizeof buf) == (ssize_t)sizeof buf ? 0 : 1);
+	}
+	close(fd[1]);
+	long long buf[2 * SCHED_LEN];
+	size_t got = 0;
+	while (got < sizeof buf) {
+		ssize_t n = read(fd[0], (char *)buf + got, sizeof buf - got);
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	close(fd[0]);
+	int st;
+	if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st) != 0 || got != sizeof buf)
+		return -1;
+	memcpy(over, buf, SCHED_LEN * sizeof *over);
+	memcpy(ends, buf + SCHED_LEN, (SCHED_LEN - SHORT + 1) * sizeof *ends);
+	return 0;
+}
+
+static int sysmon(int runs, int forked)
 {
 	long long *end = malloc(sizeof *end * (size_t)runs * (SCHED_LEN - SHORT + 1));
 	long long *lvl = malloc(sizeof *lvl * (size_t)runs);
@@ -145,15 +199,17 @@ static int sysmon(int runs)
 		return 1;
 	printf("run: end of sleeps 51..60 (us from the first sleep's start)\n");
 	for (int r = 0; r < runs; r++) {
-		long long t0 = now_ns();
+		long long ends[SCHED_LEN - SHORT + 1];
+		if (!forked)
+			replay(over, ends);
+		else if (replay_forked(over, ends) != 0) {
+			fprintf(stderr, "timer-slack: replay %d in a child process failed\n", r);
+			return 1;
+		}
 		printf("%d:", r);
-		for (int i = 0; i < SCHED_LEN; i++) {
-			over[i] = sleep_over(sched_us(i));
-			if (i >= SHORT - 1) {
-				long long e = (now_ns() - t0) / 1000;
-				end[(size_t)(i - SHORT + 1) * runs + r] = e;
-				printf(" %lld", e);
-			}
+		for (int k = 0; k < SCHED_LEN - SHORT + 1; k++) {
+			end[(size_t)k * runs + r] = ends[k];
+			printf(" %lld", ends[k]);
 		}
 		long long sorted[SHORT];
 		memcpy(sorted, over, sizeof sorted);
@@ -194,7 +250,7 @@ int main(int argc, char **argv)
 		mode = argv[1];
 		argc--, argv++;
 	}
-	int deflt = mode[0] == 0 ? 2001 : strcmp(mode, "--sysmon") == 0 ? 40 : 200;
+	int deflt = mode[0] == 0 ? 2001 : strncmp(mode, "--sysmon", 8) == 0 ? 40 : 200;
 	int runs = argc > 1 ? atoi(argv[1]) : deflt;
 	if (runs < 11 || runs > 1000000) {
 		fprintf(stderr, "timer-slack: RUNS must be in 11..1000000\n");
@@ -203,7 +259,9 @@ int main(int argc, char **argv)
 	if (strcmp(mode, "--quantiles") == 0)
 		return quantiles(runs);
 	if (strcmp(mode, "--sysmon") == 0)
-		return sysmon(runs);
+		return sysmon(runs, 0);
+	if (strcmp(mode, "--sysmon-procs") == 0)
+		return sysmon(runs, 1);
 	if (mode[0])
 		return usage();
 	long long *d = malloc(sizeof *d * (size_t)runs);
