@@ -48,6 +48,11 @@ static const char usage_text[] =
 	"      --init-threads=N      runtime model: idle Ms the process starts with, as\n"
 	"                            the runtime's init leaves them (default 2, the\n"
 	"                            real twins' first SCHED line on 2 CPUs; seed 0)\n"
+	"      --runtime-init=MODE   measured (runtime model's default): sysmon started\n"
+	"                            before the workload and saw main's slice begin\n"
+	"                            when a measured real start-up did, one seeded\n"
+	"                            draw per run (README \"sysmon's sleeps\"); none\n"
+	"                            (seed model's): they start together\n"
 	"      --cost-go=DUR, --cost-chan=DUR, --cost-switch=DUR, --cost-gosched=DUR\n"
 	"                            runtime model: the CPU time of a go statement, a\n"
 	"                            channel op, a G switch (execute), a Gosched, to the\n"
@@ -179,7 +184,7 @@ enum { OPT_STEAL = 256, OPT_PREEMPT, OPT_SLICE, OPT_SYSMON_PERIOD, OPT_MAX_THREA
        OPT_SCHEDDETAIL, OPT_GO, OPT_CHECK, OPT_EAGER, OPT_LIST, OPT_MAX_GOROUTINES, OPT_MAX_STEPS, OPT_UNTIL, OPT_STATS, OPT_SYSMON,
        OPT_SYSMON_SLACK, OPT_REPORT, OPT_REPORT_THRESHOLD, OPT_WHY, OPT_SEEDS, OPT_JOBS, OPT_SWEEP_JOBS, OPT_EXPLAIN,
        OPT_MODEL, OPT_THREAD_WAKE, OPT_CPUS, OPT_CPU_SLICE, OPT_CPU_QUOTA, OPT_CPU_PLACE, OPT_CPU_MIGRATION_COST,
-       OPT_THREAD_START, OPT_INIT_THREADS, OPT_COST_GO, OPT_COST_CHAN, OPT_COST_SWITCH, OPT_COST_GOSCHED,
+       OPT_THREAD_START, OPT_INIT_THREADS, OPT_RUNTIME_INIT, OPT_COST_GO, OPT_COST_CHAN, OPT_COST_SWITCH, OPT_COST_GOSCHED,
        OPT_NETPOLL_WAIT, OPT_COST_SYSMON, OPT_COST_THREAD /* + enum sim_thread_op: --cost-futex-wake, ... */ };
 
 static const struct option long_opts[] = {
@@ -217,6 +222,7 @@ static const struct option long_opts[] = {
 	{ "cpus", required_argument, NULL, OPT_CPUS },
 	{ "thread-start", required_argument, NULL, OPT_THREAD_START },
 	{ "init-threads", required_argument, NULL, OPT_INIT_THREADS },
+	{ "runtime-init", required_argument, NULL, OPT_RUNTIME_INIT },
 	{ "cost-go", required_argument, NULL, OPT_COST_GO },
 	{ "cost-chan", required_argument, NULL, OPT_COST_CHAN },
 	{ "cost-switch", required_argument, NULL, OPT_COST_SWITCH },
@@ -392,6 +398,13 @@ static int parse_long_only(struct opts *o, int c, const char *arg)
 			return bad("--init-threads", arg, "expected a number of threads in 0..64");
 		o->cfg.init_threads = (int)v;
 		return 0;
+	case OPT_RUNTIME_INIT: {
+		static const char *const kinds[] = { "none", "measured" };
+		if (parse_choice("--runtime-init", arg, kinds, 2, &choice))
+			return EXIT_USAGE;
+		o->cfg.runtime_init = (enum sim_init)choice;
+		return 0;
+	}
 	case OPT_THREAD_START:
 		return parse_dur_us(arg, &o->cfg.thread_start_us) ? bad("--thread-start", arg, "expected a duration up to 1s, such as 50us") : 0;
 	case OPT_COST_GO:
@@ -685,6 +698,7 @@ int cli_parse_args(struct opts *o, int argc, char **argv)
 	o->cfg.sysmon = SYSMON_MODEL;
 	o->cfg.sysmon_slack_us = SIM_MODEL_DEFAULT;
 	o->cfg.slack = SLACK_MODEL;
+	o->cfg.runtime_init = INIT_MODEL;
 	o->cfg.thread_wake_us = SIM_MODEL_DEFAULT;
 	o->cfg.thread_start_us = SIM_MODEL_DEFAULT;
 	o->cfg.init_threads = SIM_MODEL_DEFAULT;

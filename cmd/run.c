@@ -511,6 +511,12 @@ static char *config_json(const struct run *r)
 		json_decref(j);
 		j = NULL;
 	}
+	/* --runtime-init=measured only (the runtime model's default): sysmon's
+	 * clock and main's first slice start before the workload, drawn */
+	if (j && c->runtime_init == INIT_MEASURED && json_object_set_new(j, "runtime_init", json_string("measured")) != 0) {
+		json_decref(j);
+		j = NULL;
+	}
 	/* the runtime model with --netpoll-wait=exact only: its default (whole
 	 * ms) is not written, so default runs' headers stay as they were */
 	if (j && c->model == MODEL_RUNTIME && c->netpoll_wait == NETPOLL_WAIT_EXACT &&

@@ -516,10 +516,11 @@ static void write_jobs(const struct sweep *w)
 		if (c->model == MODEL_RUNTIME)
 			printf(" --thread-wake=%" PRId64 "us --thread-start=%" PRId64 "us --init-threads=%d --cost-go=%" PRId64
 			       "ns --cost-chan=%" PRId64 "ns --cost-switch=%" PRId64 "ns --cost-gosched=%" PRId64
-			       "ns --cost-sysmon=%" PRId64 "ns --netpoll-wait=%s",
+			       "ns --cost-sysmon=%" PRId64 "ns --netpoll-wait=%s --runtime-init=%s",
 			       c->thread_wake_us, c->thread_start_us, c->init_threads, c->cost_go_ns, c->cost_chan_ns,
 			       c->cost_switch_ns, c->cost_gosched_ns, c->cost_sysmon_ns,
-			       c->netpoll_wait == NETPOLL_WAIT_EXACT ? "exact" : "ms");
+			       c->netpoll_wait == NETPOLL_WAIT_EXACT ? "exact" : "ms",
+			       c->runtime_init == INIT_MEASURED ? "measured" : "none");
 		for (int op = 0; c->model == MODEL_RUNTIME && op < TOP__N; op++)
 			printf(" --cost-%s=%" PRId64 "ns", sim_thread_op_name(op), c->cost_thread_ns[op]);
 		if (c->go_release > 0) /* --go: its rules and its schedtrace format */

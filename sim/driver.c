@@ -53,13 +53,14 @@ void sim_config_default(struct sim_config *cfg)
 static const struct model_defaults {
 	enum sim_sysmon sysmon;
 	enum sim_slack slack;
+	enum sim_init runtime_init;
 	int64_t sysmon_slack_us, thread_wake_us, thread_start_us;
 	int init_threads;
 	int64_t cost_go_ns, cost_chan_ns, cost_switch_ns, cost_gosched_ns, cost_sysmon_ns;
 	int64_t cost_thread_ns[TOP__N];
 } model_defaults[] = {
-	[MODEL_SEED] = { SYSMON_FIXED, SLACK_FIXED, 0, 0, 0, 0, 0, 0, 0, 0, 0, { 0 } },
-	[MODEL_RUNTIME] = { SYSMON_ADAPTIVE, SLACK_MEASURED, RUNTIME_TIMER_SLACK_US, RUNTIME_THREAD_WAKE_US, RUNTIME_THREAD_START_US,
+	[MODEL_SEED] = { SYSMON_FIXED, SLACK_FIXED, INIT_NONE, 0, 0, 0, 0, 0, 0, 0, 0, 0, { 0 } },
+	[MODEL_RUNTIME] = { SYSMON_ADAPTIVE, SLACK_MEASURED, INIT_MEASURED, RUNTIME_TIMER_SLACK_US, RUNTIME_THREAD_WAKE_US, RUNTIME_THREAD_START_US,
 			    RUNTIME_INIT_THREADS, RUNTIME_COST_GO_NS, RUNTIME_COST_CHAN_NS, RUNTIME_COST_SWITCH_NS, RUNTIME_COST_GOSCHED_NS,
 			    RUNTIME_COST_SYSMON_NS,
 			    { [TOP_FUTEX_WAKE] = RUNTIME_COST_FUTEX_WAKE_NS, [TOP_FUTEX_SLEEP] = RUNTIME_COST_FUTEX_SLEEP_NS,
@@ -75,6 +76,8 @@ void sim_config_fill_model(struct sim_config *cfg)
 		cfg->sysmon = d->sysmon;
 	if (cfg->slack == SLACK_MODEL)
 		cfg->slack = d->slack;
+	if (cfg->runtime_init == INIT_MODEL)
+		cfg->runtime_init = d->runtime_init;
 	if (cfg->sysmon_slack_us == SIM_MODEL_DEFAULT)
 		cfg->sysmon_slack_us = d->sysmon_slack_us;
 	if (cfg->thread_wake_us == SIM_MODEL_DEFAULT)
@@ -288,6 +291,8 @@ struct sim *sim_new(const struct sim_config *cfg, const struct program *prog,
 	init_ps(s);
 	if (boot(s) != 0)
 		goto fail;
+	if (s->cfg.runtime_init == INIT_MEASURED && s->cfg.sysmon == SYSMON_ADAPTIVE)
+		sysmon_start_early(s);
 	s->sysmon_dirty = 1;
 	s->sysmon_next = -1; /* not started: the first step is the boot instant */
 	return s;
@@ -549,7 +554,7 @@ enum sim_status sim_run(struct sim *s) { return sim_steps(s, INT64_MAX); }
 void sim_summary(const struct sim *s, struct sim_summary *out)
 {
 	*out = s->sum;
-	out->sysmon_sleeps = sysmon_sleeps_by(s, s->sum.makespan_us);
+	out->sysmon_sleeps = sysmon_sleeps_by(s, s->sum.makespan_us) - s->sm_n0;
 	out->fingerprint = sim_fp_final(s->sum.fingerprint, s->sum.events);
 	for (int32_t pi = 0; pi < s->nprocs; pi++)
 		out->busy_us[pi] = s->allp[pi].busy_us;

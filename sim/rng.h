@@ -7,7 +7,7 @@
 
 #include <stdint.h>
 
-enum rng_stream { RNG_STEAL = 1, RNG_SELECT = 2, RNG_SLACK = 3 };
+enum rng_stream { RNG_STEAL = 1, RNG_SELECT = 2, RNG_SLACK = 3, RNG_INIT = 4 };
 
 struct rng {
 	uint64_t state;

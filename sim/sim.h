@@ -28,6 +28,11 @@ enum sim_sysmon { SYSMON_MODEL = -1, SYSMON_FIXED, SYSMON_ADAPTIVE };
 /* sysmon's sleeps overshoot by sysmon_slack_us (fixed), or by a seeded
  * draw per sleep from a measured distribution (sysmon_slack.h). */
 enum sim_slack { SLACK_MODEL = -1, SLACK_FIXED, SLACK_MEASURED };
+/* Runtime init before the workload's main (--runtime-init): none (the
+ * workload and sysmon start together, main's slice first seen at sysmon's
+ * first pass), or measured: one seeded draw per run of how long sysmon ran
+ * before the workload and when it first saw main's slice (sysmon_slack.h). */
+enum sim_init { INIT_MODEL = -1, INIT_NONE, INIT_MEASURED };
 /* Which model of the runtime's own machinery: the seed's simplified one
  * (the library's default, so that sim_config_default() behaves as it always
  * has), or the runtime model (the command's default), where the rules listed
@@ -79,6 +84,7 @@ struct sim_config {
 	enum sim_sysmon sysmon;   /* fixed period, or the runtime's back-off */
 	int64_t sysmon_slack_us;  /* added to every sleep (Linux timer slack) */
 	enum sim_slack slack;     /* sysmon's sleeps: sysmon_slack_us, or measured draws */
+	enum sim_init runtime_init; /* runtime init before the workload: none, or a measured draw */
 	int64_t slice_us;       /* forcePreemptNS */
 	int64_t max_threads;    /* sched.maxmcount */
 	int64_t schedtrace_ms;  /* 0: no schedtrace callbacks */

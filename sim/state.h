@@ -382,6 +382,7 @@ struct sim {
 	int64_t sm_idle;       /* passes since one retook a P from a syscall */
 	int64_t sm_n;          /* sleeps before that pass (the overshoot draw's index) */
 	int64_t sm_level;      /* --sysmon-slack=measured: this run's level (sysmon_slack.h) */
+	int64_t sm_n0;         /* --runtime-init=measured: its sleeps before the workload began */
 	int64_t sm_next;       /* its next pass by that clock (sysmon.c's peek_next), kept with it */
 	/* sysmon_next_wake's last walk ahead of that clock: the clock it
 	 * started from (from_*), the clock at its last idle pass before

@@ -210,6 +210,45 @@ void sysmon_init_clock(struct sim *s)
 	set_clock(s, &k);
 }
 
+/* Runtime init (--runtime-init=measured). The real process starts sysmon
+ * (runtime.main: newm(sysmon)) before its init tasks, the program's
+ * package init and main.main's own start-up (the twins' flag parsing,
+ * GOMAXPROCS and clock start), so sysmon has passed several times when
+ * the workload begins, and main runs the workload in a slice that P0
+ * began during that start-up: retake saw its schedtick first at one of
+ * those passes (pd.schedwhen, the slice's start for forcePreemptNS).
+ * Which pass depends on where main was when the last one began: a real
+ * 1-P twin (Go 1.23, a runtime that logs each pass) either keeps P0's
+ * slice from before sysmon's first pass or starts it by a reschedule
+ * during init, 0.1-0.3 ms before the workload. gosim does not run the
+ * start-up; it draws, once per run, a measured run's pair: sysmon's head
+ * start and how long before the workload its pass first saw the slice
+ * (sysmon_init_draw), starts sysmon's clock that long before 0, and
+ * gives P0's first slice (main's, at the boot instant) the time of the
+ * first pass at or after the second. The passes before 0 are idle ones.
+ * Simplification: start-up itself is not simulated (no goroutines, no
+ * retake, no schedtrace lines before 0), and the pair comes from one
+ * table whatever the workload, GOMAXPROCS or release (measured on the
+ * pingpong twin at 1 P). */
+void sysmon_start_early(struct sim *s)
+{
+	int64_t head_us, seen_us;
+	sysmon_init_draw(s->cfg.seed, &head_us, &seen_us);
+	struct smclock k = { -head_us, 0, 0, 0 }, w = k;
+	int64_t t;
+	while ((t = peek_next(s, &w)) < -seen_us)
+		skip_to(s, &w, t + 1); /* through the pass at t */
+	if (t < 0) {
+		struct p *p0 = &s->allp[0];
+		p0->pd.schedtick = p0->schedtick + 1; /* main's execute at the boot instant: a new slice */
+		p0->pd.schedwhen = t;
+	}
+	w = k;
+	skip_to(s, &w, 0);
+	s->sm_n0 = w.n; /* the sleeps before the workload: not the run's */
+	set_clock(s, &k);
+}
+
 /* Advances sysmon's own clock to the present: the passes before now were
  * idle ones (none if its next pass is not before now). */
 static void catch_up(struct sim *s)
@@ -239,10 +278,11 @@ static int cpu_placed(const struct sim *s) { return s->ncpus > 0 && s->cfg.cost_
  * Simplification: schedtrace holds sched.lock meanwhile; an M that wants
  * it does not wait; --scheddetail's P, M and G lines (cmd/ prints them)
  * cost no more writes. */
-static void schedtrace_write(struct sim *s)
+static int64_t schedtrace_write(struct sim *s)
 {
 	int64_t writes = 16 + 2 * (int64_t)s->nprocs + (sim_release_rule(s, RR_NEEDSPINNING) ? 2 : 0);
 	cpu_thread_cost(s, s->sysmon_m, TOP_WRITE, writes * s->cfg.cost_thread_ns[TOP_WRITE]);
+	return writes * s->cfg.cost_thread_ns[TOP_WRITE];
 }
 
 void sysmon_pass(struct sim *s)
@@ -270,7 +310,14 @@ void sysmon_pass(struct sim *s)
 		if (s->starttime < 0)
 			s->starttime = s->now;
 		s->lasttrace = s->now;
-		schedtrace_write(s);
+		/* sysmon() calls schedtrace() before its next usleep: that sleep
+		 * starts when the writes are done (a real 1-P twin's passes that
+		 * print a line are 16-17 us apart more than the others) */
+		int64_t write_us = (schedtrace_write(s) + 500) / 1000;
+		if (write_us > 0) {
+			s->sm_t += write_us;
+			sysmon_init_clock(s);
+		}
 		if (s->sink.schedtrace && s->sink.schedtrace(s->sink.ctx, s) != 0)
 			s->status = SIM_ABORTED;
 	}

@@ -44,6 +44,9 @@
 void sysmon_pass(struct sim *s);
 /* sysmon's clock as sim_new leaves it: its next pass worked out. */
 void sysmon_init_clock(struct sim *s);
+/* --runtime-init=measured, at boot: sysmon's clock as runtime init left it
+ * (sysmon.c). */
+void sysmon_start_early(struct sim *s);
 /* Whether a pass falls at the current instant and must run. Inline, the
  * common cases (sysmon_runs_now_walk the rest): the pass sysmon_next_wake
  * found; nothing observed since the last pass; or something observed and

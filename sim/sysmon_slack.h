@@ -36,5 +36,10 @@ int64_t sysmon_slack_level(uint64_t seed);
 /* The overshoot of sysmon's sleep number n (0: its first), delay_us long,
  * in a run at `level`: never below 0. */
 int64_t sysmon_slack_draw(uint64_t seed, int64_t level, int64_t n, int64_t delay_us);
+/* --runtime-init=measured: one measured run's start-up, drawn for this
+ * seed: sysmon's first sleep began head_us before the workload, and its
+ * pass first saw the slice main runs the workload in seen_us before it
+ * (seen_us <= head_us; sysmon.c: sysmon_start_early). */
+void sysmon_init_draw(uint64_t seed, int64_t *head_us, int64_t *seen_us);
 
 #endif

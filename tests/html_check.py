@@ -295,15 +295,20 @@ def chromium(browser, args, url, budget_ms=5000):
     return r.stdout, errs
 
 
-def check_schedtick(gosim, wl, trace):
-    """The replay's schedtick (and so the page's) against the simulator's
-    own counter: scheddetail's P lines. A SCHED line labelled X ms is
+def check_schedtick(gosim, wl, out):
+    """The replay's schedtick against the simulator's own counter:
+    scheddetail's P lines, and the records of the same run (in the runtime
+    model schedtrace's writes delay sysmon's next sleep, so a run with
+    --schedtrace is not the run without it). A SCHED line labelled X ms is
     printed at a sysmon pass in [X, X+1) ms after the first pass, which
     comes within 0.5 ms of the start (one 20us sleep and its overshoot), so
     each P's printed schedtick must lie between the replay's at X ms and at
     X+1.5 ms."""
-    err = subprocess.run([gosim, '-w', wl, '-q', '--schedtrace=1', '--scheddetail'], capture_output=True,
-                         text=True).stderr
+    path = os.path.join(out, os.path.basename(wl) + '.sched.json')
+    err = subprocess.run([gosim, '-w', wl, '-q', '--schedtrace=1', '--scheddetail', '--trace', path],
+                         capture_output=True, text=True).stderr
+    with open(path) as f:
+        trace = json.load(f)
     lines = re.split(r'^SCHED ', err, flags=re.M)[1:]
     want = {int(re.match(r'(\d+)ms', b).group(1)):
             {int(p): int(t) for p, t in re.findall(r'^  P(\d+): status=\d+ schedtick=(\d+)', b, re.M)}
@@ -428,7 +433,7 @@ def main():
             text = f.read()
         check_self_contained(hpath, text)
         if wl != 'fanout-cpus':  # its scheddetail run would need the same --cpus
-            check_schedtick(gosim, net if wl == 'net' else wl, trace)
+            check_schedtick(gosim, net if wl == 'net' else wl, out)
         blocks = data_blocks(text)
         if blocks:
             check_records(wl, trace, blocks)

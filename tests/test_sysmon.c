@@ -215,6 +215,7 @@ Test(sysmon, adaptive_sysmon_with_timer_slack_lets_tightloop_wait_15ms_as_real_g
 	run_result_free(&r);
 }
 
+#include "policy.h"
 #include "sysmon_slack.h"
 
 Test(sysmon, measured_slack_draws_a_level_per_run_inside_the_measured_range)
@@ -279,4 +280,45 @@ Test(sysmon, the_summary_counts_the_sleeps_sysmon_ended_by_the_makespan)
 	cr_assert_eq(r.sum.makespan_us, 1000);
 	cr_assert_eq(r.sum.sysmon_sleeps, 50, "%lld sleeps", (long long)r.sum.sysmon_sleeps);
 	run_result_free(&r);
+}
+
+/* Issue 12's knife edge: a real 1-P pingpong twin is preempted at sysmon's
+ * 58th pass (~10 ms into the workload) or, when P0's slice began during
+ * start-up later than that pass's 10 ms before, at the 59th (~15 ms). With
+ * runtime init drawn per run (sysmon's head start, when it first saw main's
+ * slice) and schedtrace's writes delaying sysmon's next sleep, the other
+ * goroutine's first run falls in both modes over the seeds, nowhere between,
+ * and each seed at its own time. */
+Test(sysmon, measured_runtime_init_puts_pingpong_in_both_preemption_modes)
+{
+	static const char *const none[] = { NULL };
+	int first = 0, second = 0, between = 0, first_none = 0;
+	for (uint64_t seed = 1; seed <= 100; seed++) {
+		for (int init = INIT_NONE; init <= INIT_MEASURED; init++) {
+			struct sim_config cfg = test_config(1);
+			cfg.model = MODEL_RUNTIME;
+			cfg.sysmon = SYSMON_ADAPTIVE;
+			cfg.slack = SLACK_MEASURED;
+			cfg.runtime_init = (enum sim_init)init;
+			cfg.schedtrace_ms = 1;
+			cfg.cost_thread_ns[TOP_WRITE] = RUNTIME_COST_WRITE_NS;
+			cfg.seed = seed;
+			struct run_result r;
+			run_builtin("pingpong", &cfg, none, &r);
+			cr_assert_eq(r.status, SIM_DONE, "%s", r.msg);
+			long t = first_start(&r.log, 2);
+			run_result_free(&r);
+			if (init == INIT_NONE) {
+				first_none += t < 13000;
+				continue;
+			}
+			first += t >= 9000 && t < 12500;
+			second += t >= 13500 && t < 16500;
+			between += !(t >= 9000 && t < 12500) && !(t >= 13500 && t < 16500);
+		}
+	}
+	cr_assert_eq(between, 0, "%d seeds outside both modes", between);
+	cr_assert_geq(first, 50, "the first mode is the common one: %d of 100", first);
+	cr_assert_geq(second, 5, "the second mode appears: %d of 100", second);
+	cr_assert_gt(first_none, first, "without runtime init fewer seeds reach the second mode (%d against %d)", 100 - first_none, second);
 }
