@@ -1,0 +1,90 @@
+#!/usr/bin/env python3
+"""patch.py GOROOT TWINDIR: make GOROOT's runtime log sysmon's passes and the
+twin in TWINDIR print its clock's start in the runtime's nanotime.
+
+runtime/proc.go sysmon(): around usleep(delay), nanotime() before and after;
+after retake, one record per pass (the sleep's start and end, its delay,
+retake's result, P0's schedtick and status, 0x100 if retake preempted a P),
+up to 400; the first time retake preempts more than 5 ms after
+runtimeInitTime (the first passes preempt runtime.main's G, whose slice is
+schedtick 0), every record is printed to stderr as
+"SYSMONLOG k start end delay retook schedtick status" (ns since
+runtimeInitTime), after "SYSMONLOG init T n N". Nothing else changes: the
+records are stores of values sysmon has, the print comes after the
+preemption it reports.
+twin.go's recorder.begin prints "BEGIN <nanotime>" just before it starts the
+clock (hook.go links runtime.nanotime)."""
+import sys
+
+root, twin = sys.argv[1], sys.argv[2]
+
+
+def sub(path, old, new):
+    s = open(path).read()
+    if s.count(old) != 1:
+        sys.exit('patch.py: %s: expected one %r' % (path, old[:60]))
+    open(path, 'w').write(s.replace(old, new))
+
+
+proc = root + '/src/runtime/proc.go'
+sub(proc, """		usleep(delay)
+
+		// sysmon should not enter deep sleep if schedtrace""", """		sysmonLogBefore := nanotime()
+		usleep(delay)
+		sysmonLogAfter := nanotime()
+
+		// sysmon should not enter deep sleep if schedtrace""")
+sub(proc, """		if retake(now) != 0 {
+			idle = 0
+		} else {
+			idle++
+		}""", """		rn := retake(now)
+		if rn != 0 {
+			idle = 0
+		} else {
+			idle++
+		}
+		if k := sysmonLogN; k < len(sysmonLogB) {
+			sysmonLogB[k] = sysmonLogBefore
+			sysmonLogA[k] = sysmonLogAfter
+			sysmonLogD[k] = delay
+			sysmonLogR[k] = rn
+			if len(allp) > 0 {
+				sysmonLogT[k] = allp[0].schedtick
+				sysmonLogS[k] = uint32(allp[0].status)
+			}
+			if sysmonPreempted {
+				sysmonLogS[k] |= 0x100
+			}
+			sysmonLogN = k + 1
+		}
+		if sysmonPreempted && !sysmonLogDone && now-runtimeInitTime > 5000000 {
+			sysmonLogDone = true
+			print("SYSMONLOG init ", runtimeInitTime, " n ", sysmonLogN, "\\n")
+			for k := 0; k < sysmonLogN; k++ {
+				print("SYSMONLOG ", k, " ", sysmonLogB[k]-runtimeInitTime, " ", sysmonLogA[k]-runtimeInitTime, " ", sysmonLogD[k], " ", sysmonLogR[k], " ", sysmonLogT[k], " ", sysmonLogS[k], "\\n")
+			}
+		}
+		sysmonPreempted = false""")
+sub(proc, """				preemptone(pp)
+				// In case of syscall, preemptone() doesn't""", """				preemptone(pp)
+				sysmonPreempted = true
+				// In case of syscall, preemptone() doesn't""")
+sub(proc, """type sysmontick struct {""", """var (
+	sysmonLogB, sysmonLogA [400]int64
+	sysmonLogD, sysmonLogR, sysmonLogT, sysmonLogS [400]uint32
+	sysmonLogN                                     int
+	sysmonPreempted, sysmonLogDone                 bool
+)
+
+type sysmontick struct {""")
+tw = twin + '/twin.go'
+s = open(tw).read()
+i = s.index('func (r *recorder) begin() time.Time {')
+j = s.index('\n}\n', i)
+body = s[i:j]
+if body.count('\treturn time.Now()') != 1:
+    sys.exit('patch.py: twin.go: begin() has changed')
+s = s[:i] + body.replace('\treturn time.Now()', '\tprintln("BEGIN", nanotime())\n\treturn time.Now()') + s[j:]
+open(tw, 'w').write(s)
+open(twin + '/hook.go', 'w').write('package main\n\nimport _ "unsafe"\n\n//go:linkname nanotime runtime.nanotime\nfunc nanotime() int64\n')
