@@ -378,6 +378,14 @@ head -1 "$T/o1.txt" | grep -q "sysmon fixed" && cmp -s "$T/o1.txt" "$T/o2.txt" &
 	ok "an explicit --sysmon wins over the model's default, before or after --model" || bad "option order"
 ! cmp -s "$T/def.txt" "$T/seed.txt" && ok "the two models give different runs of tightloop" || bad "models differ"
 usage_error "--thread-wake in the seed model is refused" "runtime model" -w pingpong --model=seed --thread-wake=10us
+usage_error "--runtime-init takes none or measured" "runtime-init=later: expected none or measured" -w pingpong --runtime-init=later
+"$GOSIM" -w tightloop -p 1 --trace="$T/init.json" -q && "$GOSIM" -w tightloop -p 1 --runtime-init=none --trace="$T/noinit.json" -q
+grep -q '"runtime_init":"measured"' "$T/init.json" && ! grep -q '"runtime_init"' "$T/noinit.json" &&
+	ok "the json header says when the start-up is drawn (--runtime-init=measured, the runtime model's default)" || bad "runtime_init in the header"
+"$GOSIM" -w tightloop -p 1 -q -t - -f csv | awk -F, '$3 == "preempt" { print $1; exit }' >"$T/p1.txt"
+"$GOSIM" -w tightloop -p 1 --runtime-init=none -q -t - -f csv | awk -F, '$3 == "preempt" { print $1; exit }' >"$T/p2.txt"
+[ -s "$T/p1.txt" ] && [ "$(cat "$T/p1.txt")" -lt "$(cat "$T/p2.txt")" ] &&
+	ok "with sysmon's head start tightloop is preempted earlier than with --runtime-init=none ($(cat "$T/p1.txt") against $(cat "$T/p2.txt") us)" || bad "--runtime-init=none: preemption at $(cat "$T/p1.txt") and $(cat "$T/p2.txt") us"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
