@@ -58,7 +58,7 @@ $(B)/html_page.o: $(B)/html_page.c
 $(B)/workloads.o: $(B)/workloads.c
 	$(CC) $(CPPFLAGS) -I. $(WARN) $(CFLAGS) $(PIE_CFLAGS) -Wno-missing-prototypes -c -o $@ $<
 
-$(B)/unit: $(LIB_OBJ) $(TEST_OBJ) $(B)/tests/helpers.o
+$(B)/unit: $(LIB_OBJ) $(TEST_OBJ) $(B)/tests/helpers.o $(B)/cmd/import_net.o
 	$(CC) $(CFLAGS) $(LDFLAGS) $(PIE_LDFLAGS) -o $@ $^ $(LDLIBS) -lcriterion
 
 $(B)/tests/%.o: CPPFLAGS += -Isim

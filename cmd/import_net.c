@@ -100,10 +100,18 @@ static int new_sock(struct net_pairs *p, size_t wk, const char *wfn, size_t rk, 
 		free(s);
 		return -1;
 	}
-	if (num == 1)
-		snprintf(s, len, "net_%s_%s", wfn, rfn);
-	else
-		snprintf(s, len, "net_%s_%s_%zu", wfn, rfn, num);
+	for (;; num++) { /* a name taken already (the other direction between two goroutines of one
+			    function, or names joined at an underscore: a_b + c, a + b_c): the next number */
+		if (num == 1)
+			snprintf(s, len, "net_%s_%s", wfn, rfn);
+		else
+			snprintf(s, len, "net_%s_%s_%zu", wfn, rfn, num);
+		size_t i = 0;
+		while (i < p->nsock && strcmp(p->names[i], s) != 0)
+			i++;
+		if (i == p->nsock)
+			break;
+	}
 	p->ends[p->nsock] = (struct net_end){ wk, rk, wfn, rfn, num };
 	p->names[p->nsock++] = s;
 	return 0;

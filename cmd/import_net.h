@@ -16,7 +16,11 @@
  * is at least half of them; each such wait then pairs with the partner's
  * last write in its window, and both ends name one socket per (writer,
  * reader) pair: net_WRITER_READER, then _2, _3 for more pairs of the same
- * functions, the two directions of a connection under one number. Waits with no write of the partner in their window, and the
+ * functions, the two directions of a connection under one number, unless
+ * that name is taken (the two directions between goroutines of one
+ * function, or names joined at an underscore: a_b + c and a + b_c): then
+ * the next free number, so that every name is one socket's. Waits with no
+ * write of the partner in their window, and the
  * reads of goroutines with no partner (or accepts, connects: not reads),
  * stay {"net": WAIT}. Each paired wait has its own write (the windows of
  * one reader do not overlap), in time order, so a replay's reads and
