@@ -295,6 +295,7 @@ struct sim *sim_new(const struct sim_config *cfg, const struct program *prog,
 		sysmon_start_early(s);
 	s->sysmon_dirty = 1;
 	s->sysmon_next = -1; /* not started: the first step is the boot instant */
+	s->never_continue = c.check || s->ncpus != 0;
 	return s;
 fail:
 	snprintf(err->msg, sizeof err->msg, "%s", s && s->msg[0] ? s->msg : "out of memory");
@@ -510,15 +511,22 @@ static SIM_HOT void end_instant(struct sim *s)
  * return to it. The instants are the same, in the same order, with the
  * same tests; what goes is the calls and returns between them (in a
  * fan-out, main's go statements, one instant each: about a fifth of the
- * instructions). 0, with nothing done, otherwise: the handler returns. */
+ * instructions). 0, with nothing done, otherwise: the handler returns.
+ *
+ * What it does not test, because it cannot be otherwise here: that the
+ * root is P pi's CPU-done event of this segment (kind and gen) and not
+ * held. seg_end is set after now only by exec.c's segment(), which then
+ * schedules slot pi's event (slot pi holds P pi's CPU-done events only)
+ * with the segment's gen; the queue holds nothing popped after a
+ * schedule, and nothing in a handler pops; a cut segment's gen moves with
+ * seg_end back to now. --check and --cpus are one byte set once
+ * (never_continue). */
 static int continue_instant(struct sim *s, int32_t pi)
 {
-	const struct evq *q = &s->evq;
-	const struct evq_item *top = &q->a[0];
+	const struct evq_item *top = &s->evq.a[0];
 	if (s->allp[pi].seg_end <= s->now)
 		return 0; /* first, the likeliest to fail: no segment started (the G left its M) */
-	if (q->held || q->pos[pi] != 0 || top->kind != EVQ_CPU_DONE || top->gen != s->allp[pi].seg_gen ||
-	    top->t > s->clock_end || s->status != SIM_RUNNING || s->cfg.check || s->ncpus != 0)
+	if (s->evq.pos[pi] != 0 || top->t > s->clock_end || s->status != SIM_RUNNING || s->never_continue)
 		return 0; /* the root: P pi's segment, whose end is after now (a segment takes 1us at least) */
 	if (s->now == s->sysmon_next || !s->sysmon_dirty || s->sm_next <= s->now || top->t > s->sm_next ||
 	    !sched_nothing(s))

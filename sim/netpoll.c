@@ -65,10 +65,8 @@ static void inject(struct sim *s, int32_t pi)
 		proc_wakep_noidle(s);
 }
 
-int32_t netpoll_poll(struct sim *s, int32_t pi)
+int32_t netpoll_poll_ready(struct sim *s, int32_t pi)
 {
-	if (s->netpoll_waiters == 0 || s->netpoll_blocked || s->netready.size == 0)
-		return -1;
 	int32_t gi = gqueue_pop(s, &s->netready);
 	unpark(s, gi);
 	inject(s, pi);

@@ -52,8 +52,16 @@ void netpoll_ready(struct sim *s, int32_t gi, uint64_t gen);
 /* The poller is in use (netpollinited): the first timer or net op. */
 static inline void netpoll_init(struct sim *s) { s->netpoll_inited = 1; }
 /* findRunnable's non-blocking netpoll (before stealing) for P pi: the
- * first G ready, the rest injected; -1 if none. */
-int32_t netpoll_poll(struct sim *s, int32_t pi);
+ * first G ready, the rest injected; -1 if none. Inline, the test that
+ * nearly always fails (no G ready, or the poller's blocked M returns
+ * them); netpoll_poll_ready the rest. */
+int32_t netpoll_poll_ready(struct sim *s, int32_t pi);
+static inline int32_t netpoll_poll(struct sim *s, int32_t pi)
+{
+	if (s->netpoll_waiters == 0 || s->netpoll_blocked || s->netready.size == 0)
+		return -1;
+	return netpoll_poll_ready(s, pi);
+}
 /* The M blocked in netpoll returns if data is ready: it takes the idle P
  * on top (*pi, now running on an M) for the first G (*gi, for the caller
  * to execute) and injects the rest; with no idle P it injects them all.

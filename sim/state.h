@@ -273,6 +273,7 @@ struct sim {
 
 	int64_t now;
 	int64_t clock_end;      /* the last instant the run may reach: cfg.until_us or SIM_CLOCK_MAX_US, the earlier (driver.c) */
+	uint8_t never_continue; /* --check or --cpus: driver.c's continue_instant never continues (set once) */
 	struct evq evq;
 
 	struct p *allp;
