@@ -362,7 +362,8 @@ __attribute__((noinline)) static void all_done(struct sim *s)
  * coming). The runtime reports no deadlock here: the M that dropped the
  * last P blocks in netpoll (findRunnable: netpollinited, netpollWaiters >
  * 0), and checkdead counts it as running (mcount - nmidle - nmidlelocked
- * - nmsys > 0), so the program waits forever. The run ends here with
+ * - nmsys > 0): a real program whose main waits there waits forever, one
+ * whose main returned has exited (exit). The run ends here with
  * outcome hang and gosim's own message, not Go's. */
 static void hang(struct sim *s)
 {
@@ -370,7 +371,7 @@ static void hang(struct sim *s)
 	snprintf(head, sizeof head,
 		 "gosim: the program hangs: %lld goroutine%s in the network poller for data that no goroutine will "
 		 "write, and nothing else can happen (Go reports no deadlock here: its thread blocked in netpoll "
-		 "counts as running; the real program would wait forever)\n",
+		 "counts as running)\n",
 		 (long long)s->netpoll_waiters, s->netpoll_waiters == 1 ? " waits" : "s wait");
 	size_t n = strlen(head);
 	head[n - 1] = 0;

@@ -71,11 +71,3 @@ int socket_write(struct sim *s, int32_t gi, int32_t si)
 	s->allg[gi].pc++;
 	return 1;
 }
-
-int64_t socket_readers(const struct sim *s)
-{
-	int64_t n = 0;
-	for (int32_t si = 0; si < s->prog->nsockets; si++)
-		n += s->socks[si].reader >= 0;
-	return n;
-}

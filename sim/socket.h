@@ -38,8 +38,5 @@
 int socket_read(struct sim *s, int32_t gi, int32_t si);
 /* {"write": si} by the running G gi: 1 (it runs on, pc moved). */
 int socket_write(struct sim *s, int32_t gi, int32_t si);
-/* Gs parked in the poller for a socket's data (a read no write has ended
- * yet): what driver.c's end of the run counts as a hang. */
-int64_t socket_readers(const struct sim *s);
 
 #endif
