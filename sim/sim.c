@@ -286,8 +286,8 @@ static inline void move_g(struct sim *s, int32_t gi, int to, int32_t pi, int rea
 	/* g_m after the move; the lean path: two words into the fingerprint,
 	 * the record only for a sink */
 	int poll = fp_end(s, fp_mix(fp_start(s), fp_g_word(to, reason, p, gp->goid)));
-	if (((uintptr_t)s->sink.event | (uintptr_t)(unsigned)s->cfg.check | (uintptr_t)poll) != 0) /* one test */
-		move_g_slow(s, gi, MOVE_K(from, reason, wait, poll), from_p, obj);
+	if (__builtin_expect(poll, 0) || ((uintptr_t)s->sink.event | (uintptr_t)(unsigned)s->cfg.check) != 0)
+		move_g_slow(s, gi, MOVE_K(from, reason, wait, poll), from_p, obj); /* poll: its own branch, no flag to build */
 }
 
 void sim_move_g(struct sim *s, int32_t gi, int to, int32_t pi, int reason)
