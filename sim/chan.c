@@ -25,7 +25,12 @@ int chan_op(struct sim *s, int32_t gi, int32_t ci, int send)
 	}
 	if (c->closed && c->count == 0)
 		return CHAN_CLOSED; /* chanrecv: closed and drained, the zero value at once */
-	struct waiter w = park_take(s, waitq(c, send));
+	struct waitq *q = waitq(c, send);
+	if (q->g1 >= 0) { /* the first waiter, inline: a plain op's, PARAM_OK (wake_param) */
+		park_ready_inline(s, q, s->allg[gi].p, PARAM_OK, R_CHAN);
+		return CHAN_DONE;
+	}
+	struct waiter w = park_take(s, q);
 	if (w.g >= 0) { /* send(): direct handoff; recv() from a full buffer keeps count */
 		park_goready(s, w.sg, w.g, s->allg[gi].p, wake_param(s, w.sg, 0), R_CHAN);
 		return CHAN_DONE;

@@ -205,6 +205,14 @@ void park_goready(struct sim *s, int32_t sg, int32_t gi, int32_t pi, int32_t par
 	proc_wakep_noidle(s); /* ready -> wakep */
 }
 
+void park_ready_inline(struct sim *s, struct waitq *q, int32_t pi, int32_t param, int why)
+{
+	int32_t gi = take_g1(q).g;
+	s->allg[gi].param = (int16_t)param; /* unpark_g without sudogs: g.waiting stays -1 */
+	runq_put(s, pi, gi, 1, why);
+	proc_wakep_noidle(s); /* ready -> wakep */
+}
+
 struct waitq *park_queue(struct sim *s, int kind, int32_t obj)
 {
 	switch (kind) {

@@ -66,6 +66,10 @@ int32_t park_dequeue(struct sim *s, struct waitq *q);
  * its other sudogs leave their queues, g.param = param, and it goes to P
  * pi's runnext with trace reason `why`. */
 void park_goready(struct sim *s, int32_t sg, int32_t gi, int32_t pi, int32_t param, int why);
+/* park_take + park_goready for q's inline G (q->g1 >= 0, a channel
+ * queue's: park_enqueue_g): off the queue, g.param = param, into P pi's
+ * runnext. It has no sudog (g.waiting is empty), so none is recycled. */
+void park_ready_inline(struct sim *s, struct waitq *q, int32_t pi, int32_t param, int why);
 /* The same without queueing the G anywhere: it becomes runnable and the
  * caller places it (injectglist, or running it at once). */
 void park_unpark(struct sim *s, int32_t sg, int32_t gi, int32_t param);
