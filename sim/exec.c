@@ -708,6 +708,15 @@ static inline int loop_round(struct sim *s, int32_t gi, uint32_t pc, uint32_t ne
 	return 0;
 }
 
+/* From a CPU-done event's handler (exec_cpu_done): when the driver's
+ * next steps are known to lead straight to P pi's next CPU segment's end
+ * (cont: driver.c's, which takes them), that event's handling, in place:
+ * its G, to run on in the same loop; -1 otherwise, nothing done. */
+static inline int32_t next_segment_done(struct sim *s, int32_t pi, exec_cont_fn cont)
+{
+	return cont && cont(s, pi) ? segment_done(s, pi, s->allp[pi].seg_gen) : -1;
+}
+
 /* Run G gi, which is running on its P, until it leaves the CPU or starts
  * CPU work. The G's function never changes, so its ops are a cursor held
  * here, and so is pc: the common ops (run, send, recv, repeat, end) move
@@ -729,15 +738,27 @@ static inline int loop_round(struct sim *s, int32_t gi, uint32_t pc, uint32_t ne
  * since ops are finite and nothing calls. The common ops' handlers are
  * dispatched here and, with everything they call, inlined (flatten: see
  * SIM_HOT, state.h), each with its own charge and checks; the others go
- * through op_table. */
-static inline __attribute__((always_inline)) void run_ops(struct sim *s, int32_t gi, const int costs, const int limit)
+ * through op_table.
+ * cont (NULL but from a CPU-done event: exec_run_cont): when the G has
+ * stopped (g.pc right), the event loop's next steps may be known to lead
+ * to this P's next CPU segment's end (next_segment_done), which the G's
+ * payment or run op has just started: that event is handled here and the
+ * G runs on from its g.pc as a new call would (enter: its fresh op and
+ * mark), with its function, ops and P at hand. Returns the G
+ * next_segment_done gave when it is another one (never yet: the P's
+ * curg is this G), else -1. */
+static inline __attribute__((always_inline)) int32_t run_ops(struct sim *s, int32_t gi, const int costs, const int limit,
+							     exec_cont_fn cont)
 {
 	const struct func *fn = &s->prog->funcs[s->allg[gi].fn];
 	const struct op *ops = fn->ops;
 	const int32_t pi = s->allg[gi].p;
 	struct p *pp = &s->allp[pi]; /* an op that does not leave the CPU leaves the G running on it */
-	uint32_t pc = s->allg[gi].pc;
-	int fresh = pp->cost_paid_g != gi || pp->cost_paid_pc != pc;
+	uint32_t pc;
+	int fresh;
+enter: /* the G runs from g.pc (again, after its CPU segment's end: stopped) */
+	pc = s->allg[gi].pc;
+	fresh = pp->cost_paid_g != gi || pp->cost_paid_pc != pc;
 	if (ops[pc].kind != OP_EXIT) /* a G that only exits leaves another's mark (a preempted op's) alone */
 		pp->cost_paid_g = -1; /* unused without costs */
 	while (s->status == SIM_RUNNING) {
@@ -747,10 +768,10 @@ static inline __attribute__((always_inline)) void run_ops(struct sim *s, int32_t
 		case OP_EXIT:
 			s->allg[gi].pc = pc;
 			goexit(s, gi, pp->m);
-			return;
+			goto stopped;
 		case OP_RUN:
 			if ((costs && pay_due(s, gi, pp, pc)) || (limit && step_limit(s, gi, pp, pc)))
-				return;
+				goto stopped;
 			if (op->val != 0 || s->allg[gi].u.left != 0) { /* else cpu_op's empty op, at once */
 				s->allg[gi].pc = pc;
 				if (cpu_op(s, gi, op))
@@ -763,7 +784,7 @@ static inline __attribute__((always_inline)) void run_ops(struct sim *s, int32_t
 			goto next_op;
 		case OP_GO:
 			if ((costs && pay_cost(s, gi, pp, op, fresh, pc)) || (limit && step_limit(s, gi, pp, pc)))
-				return;
+				goto stopped;
 			s->allg[gi].pc = pc;
 			if (!op_go(s, gi, op))
 				goto left;
@@ -771,21 +792,21 @@ static inline __attribute__((always_inline)) void run_ops(struct sim *s, int32_t
 			break;
 		case OP_SEND:
 			if ((costs && pay_cost(s, gi, pp, op, fresh, pc)) || (limit && step_limit(s, gi, pp, pc)))
-				return;
+				goto stopped;
 			if (!chan_step_at(s, gi, op, 1, pc))
 				goto left;
 			pc++;
 			break;
 		case OP_RECV:
 			if ((costs && pay_cost(s, gi, pp, op, fresh, pc)) || (limit && step_limit(s, gi, pp, pc)))
-				return;
+				goto stopped;
 			if (!chan_step_at(s, gi, op, 0, pc))
 				goto left;
 			pc++;
 			break;
 		case OP_REPEAT:
 			if ((costs && pay_due(s, gi, pp, pc)) || (limit && step_limit(s, gi, pp, pc)))
-				return;
+				goto stopped;
 			*(fn->side ? &s->iterpool[s->allg[gi].iters + op->depth] : &s->allg[gi].iters) =
 				(int32_t)op->val; /* -1: forever */
 			pc = op->val != 0 ? pc + 1 : (uint32_t)op->arg + 1;
@@ -793,7 +814,7 @@ static inline __attribute__((always_inline)) void run_ops(struct sim *s, int32_t
 			goto next_op;
 		case OP_END: { /* not a step; it never leaves the CPU */
 			if (costs && pay_due(s, gi, pp, pc))
-				return;
+				goto stopped;
 			int32_t *it = fn->side ? &s->iterpool[s->allg[gi].iters + op->depth] : &s->allg[gi].iters;
 			uint32_t next = *it < 0 || --*it > 0 ? (uint32_t)op->arg + 1 : pc + 1;
 			int polled = loop_round(s, gi, pc, next);
@@ -813,7 +834,7 @@ static inline __attribute__((always_inline)) void run_ops(struct sim *s, int32_t
 		case OP_TICK: case OP_READ: case OP_WRITE:
 			if ((costs && pay_cost(s, gi, pp, op, fresh, pc)) || /* a handler may add to the debt (sema.c's spin) */
 			    (limit && op->kind != OP_RANGE_END && step_limit(s, gi, pp, pc)))
-				return;
+				goto stopped;
 			s->allg[gi].pc = pc;
 			if (!op_table[op->kind](s, gi, op))
 				goto left;
@@ -830,19 +851,17 @@ static inline __attribute__((always_inline)) void run_ops(struct sim *s, int32_t
 		fresh = 1;
 	}
 	s->allg[gi].pc = pc; /* the run stopped */
-	return;
+	goto stopped;
 left: /* the op left the G off the CPU (or the run stopped); g.pc is the handler's */
 	if (costs)
 		op_left(s, gi, pp, pc);
-}
-
-/* From a CPU-done event's handler (exec_cpu_done): when the driver's
- * next steps are known to lead straight to P pi's next CPU segment's end
- * (cont: driver.c's, which takes them), that event's handling, in place:
- * its G, to run on in the same loop; -1 otherwise, nothing done. */
-static inline int32_t next_segment_done(struct sim *s, int32_t pi, exec_cont_fn cont)
-{
-	return cont && cont(s, pi) ? segment_done(s, pi, s->allp[pi].seg_gen) : -1;
+stopped: /* g.pc is right: from a CPU-done event (cont), the event loop's next steps may lead to this P's next CPU segment's end */
+	if (!cont)
+		return -1;
+	int32_t next = next_segment_done(s, pi, cont);
+	if (next != gi)
+		return next; /* -1, or (never yet) another G: run_gs runs it */
+	goto enter; /* the same G on the same P: its function, ops and P are at hand */
 }
 
 /* The loop's instance for the run's configuration: the runtime model
@@ -852,7 +871,7 @@ static inline int32_t next_segment_done(struct sim *s, int32_t pi, exec_cont_fn 
  * this loop (sched_next_in_pass: the pass's own next steps, taken here
  * instead of returning to it), as park_m calls schedule. cont (not in a
  * pass): from a CPU-done event, whose next CPU-done event on the same P
- * may be handled in this loop when the driver's steps up to it are known
+ * may be handled in run_ops when the driver's steps up to it are known
  * (next_segment_done), as the event loop would. A loop, not a call:
  * nothing nests. */
 static inline __attribute__((always_inline)) void run_gs(struct sim *s, int32_t gi, const int in_pass,
@@ -861,12 +880,12 @@ static inline __attribute__((always_inline)) void run_gs(struct sim *s, int32_t 
 	const int32_t pi = s->allg[gi].p;
 	if (s->costs && s->cfg.max_steps <= 0) {
 		do
-			run_ops(s, gi, 1, 0);
-		while (in_pass ? (gi = next(s, pi)) >= 0 : (gi = next_segment_done(s, pi, cont)) >= 0);
+			gi = run_ops(s, gi, 1, 0, cont);
+		while (in_pass ? (gi = next(s, pi)) >= 0 : gi >= 0);
 	} else {
 		do
-			run_ops(s, gi, s->costs, 1);
-		while (in_pass ? (gi = next(s, pi)) >= 0 : (gi = next_segment_done(s, pi, cont)) >= 0);
+			gi = run_ops(s, gi, s->costs, 1, cont);
+		while (in_pass ? (gi = next(s, pi)) >= 0 : gi >= 0);
 	}
 }
 
