@@ -816,7 +816,14 @@ enter: /* the G runs from g.pc (again, after its CPU segment's end: stopped) */
 			if (costs && pay_due(s, gi, pp, pc))
 				goto stopped;
 			int32_t *it = fn->side ? &s->iterpool[s->allg[gi].iters + op->depth] : &s->allg[gi].iters;
-			uint32_t next = *it < 0 || --*it > 0 ? (uint32_t)op->arg + 1 : pc + 1;
+			/* Another round starts past the body's leading runs of 0 us
+			 * (op->val) unless they count as steps (--max-steps): each
+			 * would only pay a whole microsecond of debt (there is none
+			 * left: this END's own pay_due, and END adds none) and run
+			 * nothing (g.u is 0 between ops but Lock's, and their
+			 * durations are fixed). */
+			uint32_t again = limit && s->cfg.max_steps > 0 ? (uint32_t)op->arg + 1 : (uint32_t)op->val;
+			uint32_t next = *it < 0 || --*it > 0 ? again : pc + 1;
 			int polled = loop_round(s, gi, pc, next);
 			pc = next;
 			fresh = 1;

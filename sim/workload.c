@@ -289,7 +289,13 @@ static int compile_repeat(struct wctx *c, json_t *op, struct fbuf *fb, int depth
 		return 0;
 	}
 	fb->ops[start].arg = fb->n;
-	return emit(c, fb, (struct op){ .kind = OP_END, .depth = (uint8_t)depth, .arg = start });
+	/* END's val: where a round after the first starts when no op is a
+	 * step (no --max-steps): past the body's leading runs of 0 us, which
+	 * then do nothing (exec.c's OP_END) */
+	int32_t loop = start + 1;
+	while (loop < fb->n && fb->ops[loop].kind == OP_RUN && fb->ops[loop].val == 0)
+		loop++;
+	return emit(c, fb, (struct op){ .kind = OP_END, .depth = (uint8_t)depth, .arg = start, .val = loop });
 }
 
 static const struct {

@@ -78,7 +78,9 @@ struct op {
 	int32_t arg;   /* OP_GO: func; OP_SEND/RECV/CLOSE/RANGE: chan; OP_READ/WRITE: socket; OP_REPEAT: index of its END;
 			  OP_END: index of its REPEAT */
 	int64_t val;   /* OP_ADD: n; OP_RUN/LOOP/SYSCALL/SLEEP/NET: us; OP_TICK: the period (us, fixed, > 0); OP_REPEAT: count (-1: forever); OP_RANGE: index of its
-			  RANGE_END; OP_RANGE_END: index of its RANGE */
+			  RANGE_END; OP_RANGE_END: index of its RANGE; OP_END: the index a round after
+			  the first starts at without --max-steps (the body's first op after its leading
+			  runs of 0 us: exec.c) */
 };
 
 static inline int32_t case_body(const struct op *c) { return c->depth == CASE_AFTER ? c->arg : (int32_t)c->val; }
