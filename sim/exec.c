@@ -756,11 +756,11 @@ static inline __attribute__((always_inline)) int32_t run_ops(struct sim *s, int3
 	struct p *pp = &s->allp[pi]; /* an op that does not leave the CPU leaves the G running on it */
 	uint32_t pc;
 	int fresh;
-enter: /* the G runs from g.pc (again, after its CPU segment's end: stopped) */
 	pc = s->allg[gi].pc;
 	fresh = pp->cost_paid_g != gi || pp->cost_paid_pc != pc;
 	if (ops[pc].kind != OP_EXIT) /* a G that only exits leaves another's mark (a preempted op's) alone */
 		pp->cost_paid_g = -1; /* unused without costs */
+again: /* the G runs on from pc (after its CPU segment's end: stopped) */
 	while (s->status == SIM_RUNNING) {
 	next_op:; /* the ops that cannot stop the run (run with nothing to do, repeat, end without a poll) come here */
 		const struct op *op = &ops[pc];
@@ -865,10 +865,18 @@ left: /* the op left the G off the CPU (or the run stopped); g.pc is the handler
 stopped: /* g.pc is right: from a CPU-done event (cont), the event loop's next steps may lead to this P's next CPU segment's end */
 	if (!cont)
 		return -1;
+	const int paying = pp->in_cost; /* the segment pays the op's cost (pay_debt), else it is a run op's */
 	int32_t next = next_segment_done(s, pi, cont);
 	if (next != gi)
 		return next; /* -1, or (never yet) another G: run_gs runs it */
-	goto enter; /* the same G on the same P: its function, ops and P are at hand */
+	/* The same G on the same P: its function, ops and P are at hand, and
+	 * the entry's tests are known: after a payment its op (not OP_EXIT)
+	 * is marked (not fresh), after a run op the next op is fresh and the
+	 * mark is clear (op_left); either way the mark is clear now. */
+	pc = s->allg[gi].pc;
+	fresh = !paying;
+	pp->cost_paid_g = -1;
+	goto again;
 }
 
 /* The loop's instance for the run's configuration: the runtime model
