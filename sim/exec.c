@@ -672,8 +672,9 @@ static inline int step_limit(struct sim *s, int32_t gi, struct p *pp, uint32_t p
 }
 
 /* A send or receive of G gi at pc (the loop's: g.pc may be behind it),
- * the loop's own chan_step: 1 if done, 0 if the G parked or the program
- * died (g.pc is then pc). Nothing chan_op calls reads g.pc. */
+ * the loop's own chan_step: 1 if done, -1 if the G parked (it is then on
+ * no P), 0 if the program died (g.pc is then pc). Nothing chan_op calls
+ * reads g.pc. */
 static inline __attribute__((always_inline)) int chan_step_at(struct sim *s, int32_t gi, const struct op *op,
 							      const int send, uint32_t pc)
 {
@@ -690,7 +691,7 @@ static inline __attribute__((always_inline)) int chan_step_at(struct sim *s, int
 	int r = chan_op(s, gi, op->arg, send);
 	if (r == CHAN_PARKED || r == CHAN_DIED) {
 		s->allg[gi].pc = pc;
-		return 0;
+		return r == CHAN_PARKED ? -1 : 0;
 	}
 	return 1;
 }
@@ -755,7 +756,7 @@ static inline __attribute__((always_inline)) int32_t run_ops(struct sim *s, int3
 	const int32_t pi = s->allg[gi].p;
 	struct p *pp = &s->allp[pi]; /* an op that does not leave the CPU leaves the G running on it */
 	uint32_t pc;
-	int fresh;
+	int fresh, r;
 	pc = s->allg[gi].pc;
 	fresh = pp->cost_paid_g != gi || pp->cost_paid_pc != pc;
 	if (ops[pc].kind != OP_EXIT) /* a G that only exits leaves another's mark (a preempted op's) alone */
@@ -793,15 +794,15 @@ again: /* the G runs on from pc (after its CPU segment's end: stopped) */
 		case OP_SEND:
 			if ((costs && pay_cost(s, gi, pp, op, fresh, pc)) || (limit && step_limit(s, gi, pp, pc)))
 				goto stopped;
-			if (!chan_step_at(s, gi, op, 1, pc))
-				goto left;
+			if ((r = chan_step_at(s, gi, op, 1, pc)) <= 0)
+				goto chan_left;
 			pc++;
 			break;
 		case OP_RECV:
 			if ((costs && pay_cost(s, gi, pp, op, fresh, pc)) || (limit && step_limit(s, gi, pp, pc)))
 				goto stopped;
-			if (!chan_step_at(s, gi, op, 0, pc))
-				goto left;
+			if ((r = chan_step_at(s, gi, op, 0, pc)) <= 0)
+				goto chan_left;
 			pc++;
 			break;
 		case OP_REPEAT:
@@ -859,6 +860,11 @@ again: /* the G runs on from pc (after its CPU segment's end: stopped) */
 	}
 	s->allg[gi].pc = pc; /* the run stopped */
 	goto stopped;
+chan_left: /* a send or receive parked (r -1: the G is on no P, op_left's test known) or the program died */
+	if (costs && r < 0) {
+		mark_paid(pp, gi, pc);
+		goto stopped;
+	}
 left: /* the op left the G off the CPU (or the run stopped); g.pc is the handler's */
 	if (costs)
 		op_left(s, gi, pp, pc);
