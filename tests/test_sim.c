@@ -262,6 +262,26 @@ Test(sim, past_max_steps_or_max_goroutines_the_run_stops_with_a_limit)
 	run_result_free(&r);
 }
 
+/* A repeat's END skips the body's leading runs of 0 us when no op is a
+ * step (exec.c); with --max-steps they still count, in both models. */
+Test(sim, leading_runs_of_zero_in_a_repeat_body_count_as_steps_under_max_steps)
+{
+	const char *json = "{\"main\": [{\"repeat\": 10, \"body\": [{\"run\": 0}, {\"run\": 0}, {\"gosched\": true}]}]}";
+	for (int model = MODEL_SEED; model <= MODEL_RUNTIME; model++) {
+		struct sim_config cfg = test_config(1);
+		cfg.model = model;
+		struct run_result r;
+		cfg.max_steps = 31; /* the repeat, then 10 rounds of three ops (END is no step) */
+		run_text(json, &cfg, &r);
+		cr_assert_eq(r.status, SIM_DONE, "model %d: %s", model, r.msg);
+		run_result_free(&r);
+		cfg.max_steps = 30;
+		run_text(json, &cfg, &r);
+		cr_assert_eq(r.status, SIM_LIMIT, "model %d: the last gosched is the 31st step", model);
+		run_result_free(&r);
+	}
+}
+
 Test(sim, in_the_runtime_model_a_woken_spinning_m_takes_thread_wake_to_steal)
 {
 	struct sim_summary a = run_handoff_woken(MODEL_RUNTIME, 0, 10);
