@@ -80,6 +80,32 @@ Test(fmt, t_and_seq_carry_through_nines_and_follow_jumps_back_and_forth)
 	cr_assert_eq(tr_tseq_init(&c, "", "a text of nine", ""), -1);
 }
 
+static void csv_step(struct tr_tseq *c, int64_t t, uint64_t seq)
+{
+	char got[128], want[64];
+	*tr_put_tseq(got, c, t, seq) = 0;
+	snprintf(want, sizeof want, "%" PRId64 ",%" PRIu64 ",", t, seq);
+	cr_assert_str_eq(got, want, "t %" PRId64 " seq %" PRIu64, t, seq);
+}
+
+Test(fmt, a_one_digit_t_keeps_a_window_where_a_comma_follows_it)
+{
+	struct tr_tseq c;
+	cr_assert_eq(tr_tseq_init(&c, "", ",", ","), 0); /* the CSV writer's texts */
+	uint64_t seq = 0;
+	for (int k = 0; k < 300; k++) /* a seed-model fan-out: every record at t = 0 */
+		csv_step(&c, k < 250 ? 0 : (k - 250) % 10, seq++);
+	cr_assert(tr_tseq_fits(&c, 0, seq - 1) && tr_tseq_fits(&c, 9, seq - 1), "0..9 after a t of one digit: one window");
+	cr_assert(!tr_tseq_fits(&c, 10, seq - 1), "10 has two digits: outside");
+	csv_step(&c, 10, seq++);
+	csv_step(&c, 3, seq++);
+	cr_assert_eq(tr_tseq_init(&c, "{\"t\":", ",\"seq\":", "|"), 0); /* seq followed by '|', not a comma */
+	step(&c, 4, 5);
+	cr_assert(!tr_tseq_fits(&c, 4, 6), "seq 0..9 before '|': no window (the byte after it is not a comma)");
+	cr_assert((uint64_t)4 - c.t_lo < c.t_n, "t, before mid's comma: a window");
+	step(&c, 6, 6);
+}
+
 static void id_step(struct tr_id *c, const struct tr_small *t, int64_t v)
 {
 	char got[64], want[40];

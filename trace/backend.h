@@ -85,7 +85,7 @@ static inline char *tr_put_s(char *p, const char *s)
 /* A string literal: its length is known, one memcpy. */
 #define TR_PUT_LIT(p, lit) (memcpy((p), (lit), sizeof(lit) - 1), (p) + sizeof(lit) - 1)
 
-extern const char tr_digits2[200]; /* "00".."99" (trace.c) */
+extern const char tr_digits2[220]; /* "00".."99", then "0,".."9," (trace.c) */
 
 extern const char tr_digits4[40000]; /* "0000".."9999" (trace.c) */
 
@@ -178,7 +178,8 @@ static inline char *tr_put_ic(char *p, const struct tr_small *t, int64_t v)
 /* A record's t and seq with the text around them (a CSV line's "t,seq,",
  * a JSON object's {"t":t,"seq":seq), kept as one text, each number with a
  * window of values whose texts differ only in its last two digits: from
- * lo to lo + n - 1 (the hundred it is in, or 10..99; n is 0 below 10).
+ * lo to lo + n - 1 (the hundred it is in, 10..99, or 0..9 where a comma
+ * follows: the digit and the comma).
  * Nearly every record's t and seq are in their windows (seq steps by one,
  * t by a few microseconds): the text is copied and the two digits of each
  * written over it from the table, with no state changed; anything else
@@ -187,7 +188,7 @@ static inline char *tr_put_ic(char *p, const struct tr_small *t, int64_t v)
 struct tr_tseq {
 	uint64_t t_lo, t_n;     /* t's window: (uint64_t)t - t_lo < t_n */
 	uint64_t seq_lo, seq_n;
-	uint64_t t_base, seq_base; /* the two digits of t are tr_digits2[t - t_base] (t_lo, or 0 for 10..99) */
+	uint64_t t_base, seq_base; /* t's two bytes are tr_digits2[2 * (t - t_base)] (t_lo; 0 for 10..99; 0 - 100 for 0..9) */
 	uint8_t len;            /* of s */
 	uint8_t t_at, seq_at;   /* s[t_at], s[seq_at]: the two last digits of t and of seq */
 	uint8_t npre, nmid, npost;

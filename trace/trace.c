@@ -22,9 +22,10 @@ struct trace_writer {
 	void *st;
 };
 
-const char tr_digits2[200] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+const char tr_digits2[220] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
 			     "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-			     "8081828384858687888990919293949596979899";
+			     "8081828384858687888990919293949596979899"
+			     "0,1,2,3,4,5,6,7,8,9,"; /* a one-digit window's digit and comma (window) */
 
 /* "0000" .. "9999", 4 bytes each, as nested string concatenations */
 #define TR_D1(p) p "0" p "1" p "2" p "3" p "4" p "5" p "6" p "7" p "8" p "9"
@@ -95,9 +96,13 @@ int tr_tseq_init(struct tr_tseq *c, const char *pre, const char *mid, const char
 }
 
 /* The window of values whose text is v's but for its last two digits
- * (struct tr_tseq): v's hundred, from 100 on (never past max), or 10..99;
- * none below 10. at is where v's text (len digits) begins; the two digits
- * of a value u in the window are tr_digits2[u - base]. */
+ * (struct tr_tseq): v's hundred, from 100 on (never past max), or 10..99,
+ * or 0..9, whose two bytes are the digit and the comma after it
+ * (tr_digits2's tail: base is 0 - 100, so u - base is u + 100; valid only
+ * where a comma or the text's end follows, which tr_tseq_put_slow checks;
+ * a seed-model fan-out's records all have t = 0). at is where v's text
+ * (len digits) begins; the two bytes of a value u in the window are
+ * tr_digits2[2 * (u - base)]. */
 static void window(uint64_t v, uint64_t max, int at, int len, uint64_t *lo, uint64_t *n, uint8_t *dig_at,
 		   uint64_t *base)
 {
@@ -112,7 +117,20 @@ static void window(uint64_t v, uint64_t max, int at, int len, uint64_t *lo, uint
 		*lo = 10;
 		*n = 90;
 		*base = 0;
+	} else {
+		*lo = 0;
+		*n = 10;
+		*base = UINT64_C(0) - 100;
 	}
+}
+
+/* A one-digit window is kept only where what follows the digit is a comma
+ * or nothing (the text's end: what the copy writes past it, the caller
+ * overwrites). */
+static void one_digit_follows(const struct tr_tseq *c, uint8_t at, uint64_t base, uint64_t *n)
+{
+	if (base == UINT64_C(0) - 100 && at + 1 < c->len && c->s[at + 1] != ',')
+		*n = 0;
 }
 
 /* The whole text anew (64 bytes hold any t and seq, 19 and 20 digits at
@@ -132,6 +150,8 @@ char *tr_tseq_put_slow(char *p, struct tr_tseq *c, int64_t t, uint64_t seq)
 	window(seq, INT64_MAX, (int)(q - c->s), (int)(e - q), &c->seq_lo, &c->seq_n, &c->seq_at, &c->seq_base);
 	memcpy(e, c->post, TR_TSEQ_PRE);
 	c->len = (uint8_t)(e + c->npost - c->s);
+	one_digit_follows(c, c->t_at, c->t_base, &c->t_n);
+	one_digit_follows(c, c->seq_at, c->seq_base, &c->seq_n);
 	memcpy(p, c->s, 64);
 	return p + c->len;
 }
