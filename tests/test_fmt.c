@@ -57,12 +57,19 @@ Test(fmt, small_table_and_its_edges_match_the_general_path)
 	}
 }
 
-static void step(struct tr_tseq *c, int64_t t, uint64_t seq)
+/* c's text for t and seq against printf's, as the text's pre, mid and
+ * post print (want: a format of t then seq). */
+static void step_as(struct tr_tseq *c, const char *want_fmt, int64_t t, uint64_t seq)
 {
 	char got[128], want[64];
 	*tr_put_tseq(got, c, t, seq) = 0;
-	snprintf(want, sizeof want, "{\"t\":%" PRId64 ",\"seq\":%" PRIu64 "|", t, seq);
+	snprintf(want, sizeof want, want_fmt, t, seq);
 	cr_assert_str_eq(got, want, "t %" PRId64 " seq %" PRIu64, t, seq);
+}
+
+static void step(struct tr_tseq *c, int64_t t, uint64_t seq)
+{
+	step_as(c, "{\"t\":%" PRId64 ",\"seq\":%" PRIu64 "|", t, seq);
 }
 
 Test(fmt, t_and_seq_carry_through_nines_and_follow_jumps_back_and_forth)
@@ -82,10 +89,7 @@ Test(fmt, t_and_seq_carry_through_nines_and_follow_jumps_back_and_forth)
 
 static void csv_step(struct tr_tseq *c, int64_t t, uint64_t seq)
 {
-	char got[128], want[64];
-	*tr_put_tseq(got, c, t, seq) = 0;
-	snprintf(want, sizeof want, "%" PRId64 ",%" PRIu64 ",", t, seq);
-	cr_assert_str_eq(got, want, "t %" PRId64 " seq %" PRIu64, t, seq);
+	step_as(c, "%" PRId64 ",%" PRIu64 ",", t, seq);
 }
 
 Test(fmt, a_one_digit_t_keeps_a_window_where_a_comma_follows_it)
