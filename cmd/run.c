@@ -711,6 +711,13 @@ static int report(struct run *r, struct sim *s, enum sim_status st)
 			  (long long)(SIM_CLOCK_MAX_US / 1000000), r->trace.path ? r->trace.path : "nothing written");
 		return EXIT_USAGE;
 	}
+	if (st == SIM_INPUT) { /* bad input found by running it: nothing committed */
+		if (r->trace.path)
+			msg_error("%s; %s left as it was", sim_message(s), r->trace.path);
+		else
+			msg_error("%s", sim_message(s));
+		return EXIT_USAGE;
+	}
 	if (st == SIM_NOMEM) { /* a resource error: nothing committed */
 		msg_error("%s; %s left as it was", sim_message(s), r->trace.path ? r->trace.path : "nothing written");
 		return EXIT_NOMEM;

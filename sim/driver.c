@@ -278,7 +278,8 @@ struct sim *sim_new(const struct sim_config *cfg, const struct program *prog,
 	s->mutexes = calloc((size_t)prog->nmutexes + 1, sizeof *s->mutexes);
 	s->wgs = calloc((size_t)prog->nwgs + 1, sizeof *s->wgs);
 	s->socks = calloc((size_t)prog->nsockets + 1, sizeof *s->socks);
-	if (!s->allp || !s->chans || !s->mutexes || !s->wgs || !s->socks)
+	s->fn_started = calloc((size_t)prog->nfuncs + 1, sizeof *s->fn_started);
+	if (!s->allp || !s->chans || !s->mutexes || !s->wgs || !s->socks || !s->fn_started)
 		goto fail;
 	for (int32_t ci = 0; ci < prog->nchans; ci++)
 		s->chans[ci] = (struct chan){ .cap = prog->chan_cap[ci], .recvq = waitq_empty(), .sendq = waitq_empty() };
@@ -587,6 +588,7 @@ void sim_free(struct sim *s)
 	free(s->mutexes);
 	free(s->wgs);
 	free(s->socks);
+	free(s->fn_started);
 	sim_big_free(s->sudogs, (size_t)s->sudogcap * sizeof *s->sudogs);
 	free(s->scratch);
 	free(s->report);

@@ -430,6 +430,17 @@ static int op_net(struct sim *s, int32_t gi, const struct op *op)
  * pd.waitRead, FD.Write making the reader ready in the poller). */
 static int op_read(struct sim *s, int32_t gi, const struct op *op) { return socket_read(s, gi, op->arg); }
 static int op_write(struct sim *s, int32_t gi, const struct op *op) { return socket_write(s, gi, op->arg); }
+/* "NAME[#]": the array's element numbered by the G's ordinal (g_ordinal). */
+static int op_read_at(struct sim *s, int32_t gi, const struct op *op)
+{
+	const struct g *gp = &s->allg[gi];
+	return socket_read(s, gi, op->arg + s->iterpool[gp->iters + op->val]);
+}
+static int op_write_at(struct sim *s, int32_t gi, const struct op *op)
+{
+	const struct g *gp = &s->allg[gi];
+	return socket_write(s, gi, op->arg + s->iterpool[gp->iters + op->val]);
+}
 
 static int op_close(struct sim *s, int32_t gi, const struct op *op)
 {
@@ -835,11 +846,11 @@ again: /* the G runs on from pc (after its CPU segment's end: stopped) */
 		/* Every other kind, listed so that the switch's default is
 		 * unreachable (the compiled program's kinds: workload.h) and its
 		 * jump needs no bounds check. */
-		_Static_assert(OP__N == 27, "a new op kind is listed here or inline above");
+		_Static_assert(OP__N == 29, "a new op kind is listed here or inline above");
 		case OP_LOOP: case OP_SYSCALL: case OP_GOSCHED: case OP_SLEEP: case OP_NET: case OP_CLOSE:
 		case OP_RANGE: case OP_RANGE_END: case OP_SELECT: case OP_CASE: case OP_JUMP: case OP_LOCK:
 		case OP_UNLOCK: case OP_ADD: case OP_DONE: case OP_WAIT: case OP_REGION: case OP_REGION_END:
-		case OP_TICK: case OP_READ: case OP_WRITE:
+		case OP_TICK: case OP_READ: case OP_WRITE: case OP_READ_AT: case OP_WRITE_AT:
 			if ((costs && pay_cost(s, gi, pp, op, fresh, pc)) || /* a handler may add to the debt (sema.c's spin) */
 			    (limit && op->kind != OP_RANGE_END && step_limit(s, gi, pp, pc)))
 				goto stopped;

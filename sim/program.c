@@ -18,6 +18,7 @@ void program_free(struct program *p)
 	for (int32_t i = 0; i < p->nfuncs; i++) {
 		free(p->funcs[i].name);
 		free(p->funcs[i].ops);
+		free(p->funcs[i].inst_where);
 	}
 	for (int32_t i = 0; i < p->nchans; i++)
 		free(p->chan_names[i]);
@@ -29,9 +30,12 @@ void program_free(struct program *p)
 	for (int32_t i = 0; i < p->nwgs; i++)
 		free(p->wg_names[i]);
 	free(p->wg_names);
-	for (int32_t i = 0; i < p->nsockets; i++)
+	for (int32_t i = 0; i < p->nsocket_names; i++)
 		free(p->socket_names[i]);
 	free(p->socket_names);
+	free(p->socket_first);
+	free(p->socket_count);
+	free(p->socket_array);
 	free(p->dists);
 	for (int32_t i = 0; i < p->nregions; i++)
 		free(p->region_names[i]);

@@ -403,6 +403,35 @@ void sim_iters_put(struct sim *s, int32_t block, int32_t depth)
 	s->iterfree[depth] = block;
 }
 
+int sim_bad_input(struct sim *s, const char *msg)
+{
+	if (s->status != SIM_RUNNING)
+		return -1;
+	s->status = SIM_INPUT;
+	snprintf(s->msg, sizeof s->msg, "%s", msg);
+	return -1;
+}
+
+/* A function that names "NAME[#]": the new G's ordinal, refused past the
+ * smallest array it names (func.inst_n). */
+static int32_t next_ordinal(struct sim *s, uint32_t fn)
+{
+	const struct func *f = &s->prog->funcs[fn];
+	int32_t k = s->fn_started[fn];
+	if (k >= f->inst_n) {
+		char msg[512];
+		snprintf(msg, sizeof msg,
+			 "%s: goroutine %lld, the %d%s started running %s, has no element: the array holds %d "
+			 "(0..%d), at t=%lldus",
+			 f->inst_where, (long long)s->sum.goroutines + 1, k + 1,
+			 (k + 1) % 100 / 10 == 1 ? "th" : (k + 1) % 10 == 1 ? "st" : (k + 1) % 10 == 2 ? "nd" : (k + 1) % 10 == 3 ? "rd" : "th",
+			 f->name, f->inst_n, f->inst_n - 1, (long long)s->now);
+		return sim_bad_input(s, msg);
+	}
+	s->fn_started[fn] = k + 1;
+	return k;
+}
+
 int32_t sim_newg(struct sim *s, uint32_t fn)
 {
 	if (s->sum.goroutines >= INT32_MAX) {
@@ -410,12 +439,16 @@ int32_t sim_newg(struct sim *s, uint32_t fn)
 		return -1;
 	}
 	const struct func *f = &s->prog->funcs[fn];
-	int32_t side = f->side, block = 0;
+	int32_t side = f->side, block = 0, ord = 0;
+	if (f->inst_n && (ord = next_ordinal(s, fn)) < 0)
+		return ord;
 	if (side) {
 		if ((block = iters_get(s, side)) < 0)
 			return block;
-		if (side > f->max_depth) /* it draws: none yet (g_draws) */
+		if (side > f->max_depth) /* it draws: none yet (g_draws); or its ordinal's word, set next */
 			*(uint32_t *)&s->iterpool[block + side - 1] = 0;
+		if (f->inst_n)
+			s->iterpool[block + f->max_depth] = ord;
 	}
 	int32_t gi = gfget(s);
 	if (gi < 0) {

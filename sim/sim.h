@@ -259,7 +259,9 @@ enum sim_status {
 	SIM_ABORTED, /* the sink asked to stop */
 	SIM_UNTIL,   /* stopped at cfg.until_us: the state and trace as they were then */
 	SIM_NOMEM,   /* an allocation failed: a resource limit, not a bug; sim_message() says for what */
-	SIM_LIMIT    /* the program went past cfg.max_steps or max_goroutines; sim_message() says which */
+	SIM_LIMIT,   /* the program went past cfg.max_steps or max_goroutines; sim_message() says which */
+	SIM_INPUT    /* the program asked for what its workload does not hold (a goroutine beyond its socket
+			array: "NAME[#]"); bad input, sim_message() names the place */
 };
 
 /* How the run ended, as the summary says it (sim_outcome_name): the

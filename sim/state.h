@@ -71,9 +71,12 @@ enum pstatus { P_IDLE = 0, P_RUNNING = 1, P_SYSCALL = 2 };
  * - p: the P whose runnext or ring holds it, or that runs it; -1 otherwise.
  * - u: left while in a run/loop/syscall op, since in a Lock.
  * - iters: a function with no side block (func.side 0: at most one level
- *   of repeat, no random duration) keeps its repeat counter here; any
- *   other keeps the index of its block of func.side words in
- *   s->iterpool: the repeat counters by depth, then, if it draws random
+ *   of repeat, no ordinal, no random duration) keeps its repeat counter
+ *   here; any other keeps the index of its block of func.side words in
+ *   s->iterpool: the repeat counters by depth, then, if it names a socket
+ *   "NAME[#]", its ordinal among the Gs started running the function
+ *   (0-based; sim_newg; exec.c's op_read_at adds it to the array's first
+ *   socket), then, if it draws random
  *   durations, the count of its draws (g_draws). */
 struct g {
 	int32_t schedlink; /* see above */
@@ -322,6 +325,7 @@ struct sim {
 	struct mutex *mutexes;
 	struct waitgroup *wgs;
 	struct sock *socks;
+	int32_t *fn_started;  /* per function of prog: the goroutines started running it (ordinals, "NAME[#]") */
 	int64_t ntimers;      /* entries in all P's timer heaps */
 	/* the network poller (netpoll.h) */
 	struct gqueue netready; /* Gs whose data arrived, not yet returned by a netpoll */
@@ -561,6 +565,8 @@ void sim_poll(struct sim *s);
  * cfg.max_goroutines). */
 void sim_limit(struct sim *s, const char *did, int64_t limit, const char *what);
 int sim_oom(struct sim *s, const char *what); /* SIM_NOMEM, "out of memory for WHAT at t=..."; returns -1 */
+/* SIM_INPUT: the message (one line, naming the place) is msg's; returns -1. */
+int sim_bad_input(struct sim *s, const char *msg);
 /* check.c: with cfg.check, check the invariants (state.h); a violation
  * ends the run as SIM_BROKEN. Incremental: every P, and the Gs moved since
  * the last check (sim_check_touch); the whole state is walked once the

@@ -33,6 +33,7 @@ struct wctx {
 	struct names wnames; /* wait group name -> index */
 	struct names snames; /* socket name -> index */
 	struct program *prog;
+	int32_t fi;      /* the function being compiled */
 	int nomem;       /* an allocation failed */
 };
 
@@ -355,6 +356,65 @@ static int compile_func_ref(struct wctx *c, json_t *v, struct fbuf *fb)
 	return emit(c, fb, (struct op){ .kind = OP_GO, .arg = fi });
 }
 
+/* A socket operand: a plain socket's name (looked up first, exactly, so
+ * any name declared before arrays existed means what it meant), or an
+ * array's element, "NAME[K]" (a fixed one) or "NAME[#]" (this goroutine's
+ * own: element k for the k-th goroutine started running the function,
+ * 0-based; OP_READ_AT/WRITE_AT, resolved when the op runs with one add). */
+static int compile_socket_ref(struct wctx *c, int k, json_t *v, struct fbuf *fb)
+{
+	const struct program *p = c->prog;
+	const char *key = op_table[k].name, *name = json_is_string(v) ? json_string_value(v) : NULL;
+	int32_t i = name ? names_find(&c->snames, name) : -1;
+	if (i >= 0 && !p->socket_array[i])
+		return emit(c, fb, (struct op){ .kind = (uint8_t)k, .arg = p->socket_first[i] });
+	if (i >= 0)
+		return fail(c, 0, "\"%s\": \"%s\" is an array of %d sockets: name one, \"%s[#]\" (this goroutine's "
+				  "own) or \"%s[K]\" (K in 0..%d)",
+			    key, name, p->socket_count[i], name, name, p->socket_count[i] - 1);
+	const char *open = name ? strrchr(name, '[') : NULL;
+	size_t len = name ? strlen(name) : 0;
+	if (!open || open == name || name[len - 1] != ']')
+		return named_index(c, key, v, &c->snames, "socket", "sockets");
+	char base[256];
+	size_t blen = (size_t)(open - name);
+	if (blen >= sizeof base || (memcpy(base, name, blen), base[blen] = 0, (i = names_find(&c->snames, base)) < 0) ||
+	    !p->socket_array[i])
+		return fail(c, 0, "\"%s\" names a socket defined in \"sockets\", or an element of an array there "
+				  "(\"NAME[#]\", \"NAME[K]\"); there is no %s \"%.*s\"",
+			    key, i >= 0 ? "array" : "socket or array", (int)blen, name);
+	const char *ix = open + 1;
+	size_t ixlen = len - blen - 2;
+	if (ixlen == 1 && ix[0] == '#') {
+		struct func *f = &c->prog->funcs[c->fi];
+		if (f->inst_n == 0 || p->socket_count[i] < f->inst_n) {
+			int line, col;
+			jsonpos_find(c->text, c->len, c->path, c->depth, &line, &col);
+			char where[320];
+			snprintf(where, sizeof where, "%s:%d:%d: \"%s\": \"%s\"", c->file, line, col, key, name);
+			free(f->inst_where);
+			if (!(f->inst_where = strdup(where)))
+				return nomem(c);
+			f->inst_n = p->socket_count[i];
+		}
+		uint8_t at = k == OP_READ ? OP_READ_AT : OP_WRITE_AT;
+		return emit(c, fb, (struct op){ .kind = at, .arg = p->socket_first[i] });
+	}
+	int64_t e = -1;
+	char digits[24];
+	if (ixlen > 0 && ixlen < sizeof digits) {
+		memcpy(digits, ix, ixlen);
+		digits[ixlen] = 0;
+		if (number_parse_i64(digits, 0, p->socket_count[i] - 1, &e) != 0)
+			e = -1;
+	}
+	if (e < 0)
+		return fail(c, 0, "\"%s\": \"%s\": an element of \"%s\" is \"%s[#]\" (this goroutine's own) or "
+				  "\"%s[K]\", K an integer in 0..%d",
+			    key, name, base, base, base, p->socket_count[i] - 1);
+	return emit(c, fb, (struct op){ .kind = (uint8_t)k, .arg = p->socket_first[i] + (int32_t)e });
+}
+
 /* The operand of op kind k (not repeat), by what the table says it takes. */
 static int compile_operand(struct wctx *c, int k, json_t *v, struct fbuf *fb)
 {
@@ -388,8 +448,7 @@ static int compile_operand(struct wctx *c, int k, json_t *v, struct fbuf *fb)
 		i = named_index(c, op_table[k].name, v, &c->wnames, "wait group", "waitgroups");
 		return i < 0 ? -1 : emit(c, fb, (struct op){ .kind = (uint8_t)k, .arg = i });
 	case OPND_SOCKET:
-		i = named_index(c, op_table[k].name, v, &c->snames, "socket", "sockets");
-		return i < 0 ? -1 : emit(c, fb, (struct op){ .kind = (uint8_t)k, .arg = i });
+		return compile_socket_ref(c, k, v, fb);
 	default:
 		return fail(c, 0, "internal: op \"%s\" has no operand rule", op_table[k].name);
 	}
@@ -664,18 +723,21 @@ static int op_draws(const struct op *op)
 	}
 }
 
-/* func.side: the counters beyond the one g.iters holds, and a draw count. */
+/* func.side: the counters beyond the one g.iters holds, the ordinal of a
+ * function that names "NAME[#]", and a draw count. */
 static int32_t side_words(const struct func *f)
 {
 	int draws = 0;
 	for (int32_t i = 0; i < f->nops && !draws; i++)
 		draws = op_draws(&f->ops[i]);
-	return f->max_depth > 1 || draws ? f->max_depth + draws : 0;
+	int inst = f->inst_n > 0;
+	return f->max_depth > 1 || draws || inst ? f->max_depth + inst + draws : 0;
 }
 
 static int compile_func(struct wctx *c, int32_t fi, json_t *body)
 {
 	struct fbuf fb = { 0 };
+	c->fi = fi;
 	int rc = compile_body(c, body, &fb, 0);
 	int32_t n = fb.n;
 	if (rc == 0)
@@ -685,6 +747,9 @@ static int compile_func(struct wctx *c, int32_t fi, json_t *body)
 	f->nops = n;
 	f->max_depth = fb.max_depth;
 	f->side = side_words(f);
+	for (int32_t i = 0; i < n; i++) /* "NAME[#]": the ordinal's word, after the counters */
+		if (fb.ops[i].kind == OP_READ_AT || fb.ops[i].kind == OP_WRITE_AT)
+			fb.ops[i].val = f->max_depth;
 	return rc;
 }
 
@@ -730,7 +795,7 @@ static int parse_params(struct wctx *c, json_t *root, const struct param_overrid
 	return 0;
 }
 
-/* "mutexes": ["mu", ...], "waitgroups": ["wg", ...] and "sockets": ["s", ...]: names, each once. */
+/* "mutexes": ["mu", ...] and "waitgroups": ["wg", ...]: names, each once. */
 static int parse_namelist(struct wctx *c, json_t *root, const char *key, const char *what, char ***names,
 			  int32_t *n, struct names *table)
 {
@@ -757,6 +822,73 @@ static int parse_namelist(struct wctx *c, json_t *root, const char *key, const c
 			return nomem(c);
 		names_add(table, (*names)[*n], *n);
 		(*n)++;
+		pop(c);
+	}
+	pop(c);
+	return 0;
+}
+
+/* One name of "sockets": a socket (count 1) or an array of count. */
+static int add_socket_name(struct wctx *c, const char *name, int64_t count, int array)
+{
+	struct program *p = c->prog;
+	if (names_find(&c->snames, name) >= 0)
+		return fail(c, 0, "\"%s\" is named twice in \"sockets\"", name);
+	if (array && (!name[0] || strchr(name, '[') || strchr(name, ']'))) /* "a[b][#]" would read two ways */
+		return fail(c, 0, "an array's name is a non-empty string without \"[\" or \"]\"");
+	if (p->nsockets + count > WORKLOAD_MAX_SOCKETS)
+		return fail(c, 0, "at most %d sockets in all (arrays' elements counted)", WORKLOAD_MAX_SOCKETS);
+	int32_t n = p->nsocket_names;
+	if (!(p->socket_names[n] = strdup(name)))
+		return nomem(c);
+	p->socket_first[n] = p->nsockets;
+	p->socket_count[n] = (int32_t)count;
+	p->socket_array[n] = (uint8_t)array;
+	names_add(&c->snames, p->socket_names[n], n);
+	p->nsocket_names++;
+	p->nsockets += (int32_t)count;
+	return 0;
+}
+
+/* "sockets": ["s", {"conn": 2000}, ...]: a name is one socket; an object
+ * names arrays and their sizes (an integer or "$param"), each element a
+ * socket of its own ("conn[#]", "conn[3]": compile_socket_ref). */
+static int parse_sockets(struct wctx *c, json_t *root)
+{
+	json_t *list = json_object_get(root, "sockets");
+	size_t n = 0;
+	for (size_t i = 0; json_is_array(list) && i < json_array_size(list); i++)
+		n += json_is_object(json_array_get(list, i)) ? json_object_size(json_array_get(list, i)) : 1;
+	struct program *p = c->prog;
+	if (names_init(&c->snames, n) != 0 || !(p->socket_names = calloc(n + 1, sizeof *p->socket_names)) ||
+	    !(p->socket_first = calloc(n + 1, sizeof *p->socket_first)) ||
+	    !(p->socket_count = calloc(n + 1, sizeof *p->socket_count)) || !(p->socket_array = calloc(n + 1, 1)))
+		return nomem(c);
+	if (!list)
+		return 0;
+	if (push_key(c, "sockets"))
+		return -1;
+	if (!json_is_array(list))
+		return fail(c, 0, "\"sockets\" is an array of names (a socket each) and {\"NAME\": N} objects (an array of N)");
+	for (size_t i = 0; i < json_array_size(list); i++) {
+		json_t *v = json_array_get(list, i);
+		if (push_index(c, (int)i))
+			return -1;
+		if (json_is_object(v)) {
+			const char *key;
+			json_t *cv;
+			json_object_foreach(v, key, cv) {
+				int64_t count;
+				if (push_key(c, key) || get_count(c, cv, 1, WORKLOAD_MAX_SOCKETS, "an array's size", &count) ||
+				    add_socket_name(c, key, count, 1))
+					return -1;
+				pop(c);
+			}
+		} else if (!json_is_string(v)) {
+			return fail(c, 0, "a socket's name is a string (or {\"NAME\": N}, an array of N sockets)");
+		} else if (add_socket_name(c, json_string_value(v), 1, 0)) {
+			return -1;
+		}
 		pop(c);
 	}
 	pop(c);
@@ -1025,7 +1157,7 @@ int workload_parse(const char *text, size_t len, const char *filename,
 	if (rc == 0)
 		rc = parse_namelist(&c, root, "waitgroups", "a wait group", &c.prog->wg_names, &c.prog->nwgs, &c.wnames);
 	if (rc == 0)
-		rc = parse_namelist(&c, root, "sockets", "a socket", &c.prog->socket_names, &c.prog->nsockets, &c.snames);
+		rc = parse_sockets(&c, root);
 	if (rc == 0)
 		rc = parse_funcs(&c, root);
 	if (rc == 0)

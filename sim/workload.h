@@ -52,11 +52,13 @@
 	X(END, end, NULL, OPND_NONE) \
 	X(TICK, tick, "tick", OPND_PERIOD) \
 	X(READ, read, "read", OPND_SOCKET) \
-	X(WRITE, write, "write", OPND_SOCKET)
+	X(WRITE, write, "write", OPND_SOCKET) \
+	X(READ_AT, read_at, NULL, OPND_NONE) \
+	X(WRITE_AT, write_at, NULL, OPND_NONE)
 
 /* What an op's key takes. */
 enum opnd { OPND_NONE, OPND_DUR, OPND_FUNC, OPND_CHAN, OPND_TRUE, OPND_COUNT_BODY, OPND_CHAN_BODY, OPND_CASES, OPND_MUTEX, OPND_WG, OPND_WG_N, OPND_NAME_BODY,
-		 OPND_PERIOD /* a fixed duration above 0 */, OPND_SOCKET /* a name in "sockets" */ };
+		 OPND_PERIOD /* a fixed duration above 0 */, OPND_SOCKET /* a name in "sockets", or an array's element: "NAME[K]", "NAME[#]" */ };
 
 /* A select compiles to SELECT (arg: its number of cases, val: the index
  * past the select), one CASE per case (depth: enum case_kind; arg: the
@@ -75,9 +77,11 @@ enum op_kind { WORKLOAD_OPS(WORKLOAD_OP_ENUM) OP__N };
 struct op {
 	uint8_t kind;
 	uint8_t depth; /* OP_REPEAT/OP_END: counter slot */
-	int32_t arg;   /* OP_GO: func; OP_SEND/RECV/CLOSE/RANGE: chan; OP_READ/WRITE: socket; OP_REPEAT: index of its END;
-			  OP_END: index of its REPEAT */
-	int64_t val;   /* OP_ADD: n; OP_RUN/LOOP/SYSCALL/SLEEP/NET: us; OP_TICK: the period (us, fixed, > 0); OP_REPEAT: count (-1: forever); OP_RANGE: index of its
+	int32_t arg;   /* OP_GO: func; OP_SEND/RECV/CLOSE/RANGE: chan; OP_READ/WRITE: socket; OP_READ_AT/WRITE_AT: an
+			  array's first socket; OP_REPEAT: index of its END; OP_END: index of its REPEAT */
+	int64_t val;   /* OP_ADD: n; OP_RUN/LOOP/SYSCALL/SLEEP/NET: us; OP_TICK: the period (us, fixed, > 0);
+			  OP_READ_AT/WRITE_AT: the word of the G's side block that holds its ordinal
+			  (func.max_depth: "NAME[#]" is socket arg + ordinal); OP_REPEAT: count (-1: forever); OP_RANGE: index of its
 			  RANGE_END; OP_RANGE_END: index of its RANGE; OP_END: the index a round after
 			  the first starts at without --max-steps (the body's first op after its leading
 			  runs of 0 us: exec.c) */
@@ -107,9 +111,13 @@ struct func {
 	struct op *ops; /* nops of them, then an OP_EXIT */
 	int32_t nops;
 	int32_t max_depth;
-	int32_t side;  /* words of a G's side block (state.h, g.iters): max_depth counters, then one
-			  draw count if an op has a random duration; 0 (no block) for at most one
-			  counter and no random duration */
+	int32_t side;  /* words of a G's side block (state.h, g.iters): max_depth counters, then its
+			  ordinal if an op names "NAME[#]", then one draw count if an op has a random
+			  duration; 0 (no block) for at most one counter, no ordinal and no random
+			  duration */
+	int32_t inst_n; /* 0, or the size of the smallest socket array an op names as "NAME[#]": its
+			   goroutines beyond that many (ordinal >= inst_n) are an error (sim_newg) */
+	char *inst_where; /* that op's place and text, "file:line:column: \"read\": \"conn[#]\"", for the error */
 };
 
 struct program {
@@ -126,8 +134,11 @@ struct program {
 	int32_t nmutexes;
 	char **wg_names;      /* "waitgroups": sync.WaitGroup values */
 	int32_t nwgs;
-	char **socket_names;  /* "sockets": connected sockets, read and written (socket.h) */
-	int32_t nsockets;
+	char **socket_names;  /* "sockets": the names declared, a socket's or an array's (socket.h) */
+	int32_t *socket_first, *socket_count; /* a name's first socket and its number (1 for a plain name) */
+	uint8_t *socket_array; /* declared as an array ({"NAME": N}) */
+	int32_t nsocket_names;
+	int32_t nsockets;     /* the sockets, an array's elements one each: name i's are socket_first[i] .. + count - 1 */
 	int exit_main;        /* "exit": "main": the program ends when main returns (Go's rule) */
 	int64_t tick_us;      /* "tick": every duration is a multiple of it, 10 (default) or 1 */
 	struct dist *dists;   /* random durations; an op's val -(i + 1) draws from dists[i] */
@@ -144,6 +155,7 @@ struct param_override {
 #define WORKLOAD_MAX_DEPTH 32
 #define WORKLOAD_MAX_SIDE (WORKLOAD_MAX_DEPTH + 1) /* func.side */
 #define WORKLOAD_MAX_CASES 256 /* cases in one select */
+#define WORKLOAD_MAX_SOCKETS (1 << 24) /* sockets in all, arrays' elements counted */
 #define WORKLOAD_MAX_ADD 1000000000LL /* |n| of a WaitGroup add */
 #define WORKLOAD_MAX_COUNT 1000000000LL         /* repeat counts */
 #define WORKLOAD_MAX_US (1000LL * 1000 * 1000 * 1000) /* 11.5 days */

@@ -4,6 +4,7 @@
  * the first's read lock. Every run also under --check, both models. */
 #include <criterion/criterion.h>
 
+#include <stdio.h>
 #include <string.h>
 
 #include "helpers.h"
@@ -178,4 +179,105 @@ Test(socket, a_read_or_write_of_an_undeclared_socket_is_rejected_where_it_is)
 	json = "{\"sockets\": [\"a\", \"a\"], \"main\": []}";
 	cr_assert_eq(workload_parse(json, strlen(json), "w.json", NULL, 0, &p, err, sizeof err), -1);
 	cr_assert(strstr(err, "\"a\" is named twice in \"sockets\""), "%s", err);
+}
+
+/* Handler k reads req[k] and writes resp[k]; main writes req[1] at once
+ * and req[0] a millisecond later, then reads both replies. Each handler
+ * has a socket of its own, so the second ends first and the first waits
+ * for the late write; were "[#]" one socket for both, the first handler
+ * would take the early write and the second would wait for data no one
+ * writes. */
+static const char pairs[] =
+	"{\"sockets\": [{\"req\": 2, \"resp\": 2}], \"main\": [{\"repeat\": 2, \"body\": [{\"go\": \"handle\"}]},"
+	" {\"write\": \"req[1]\"}, {\"sleep\": \"1ms\"}, {\"write\": \"req[0]\"}, {\"read\": \"resp[0]\"}, {\"read\": \"resp[1]\"}],"
+	" \"funcs\": {\"handle\": [{\"read\": \"req[#]\"}, {\"run\": 100}, {\"write\": \"resp[#]\"}]}}";
+
+Test(socket, each_goroutine_of_a_function_reads_and_writes_its_own_element_of_an_array)
+{
+	for (int model = MODEL_SEED; model <= MODEL_RUNTIME; model++)
+		for (int procs = 1; procs <= 2; procs++) {
+			struct sim_config cfg = cfg_of(procs, model);
+			struct run_result r;
+			run_text(pairs, &cfg, &r);
+			cr_assert_eq(r.status, SIM_DONE, "%s", r.msg);
+			cr_assert_eq(r.sum.outcome, OUT_DONE, "-p %d: every read met its own write", procs);
+			/* the handlers are G2 (element 0) and G3 (element 1) */
+			long end2 = move_of(&r.log, 2, -1, PL_DEAD), end3 = move_of(&r.log, 3, -1, PL_DEAD);
+			cr_assert(end2 >= 0 && end3 >= 0);
+			cr_assert_lt(r.log.ev[end3].t, 1000, "-p %d: the second handler ended at %lld", procs,
+				     (long long)r.log.ev[end3].t);
+			cr_assert_geq(r.log.ev[end2].t, 1100, "-p %d: the first handler ended at %lld", procs,
+				      (long long)r.log.ev[end2].t);
+			run_result_free(&r);
+		}
+}
+
+Test(socket, an_element_named_by_number_is_that_socket_and_a_plain_name_keeps_its_meaning)
+{
+	struct program *p = load_text("{\"sockets\": [\"a[1]\", {\"q\": 3}, \"z\"], \"main\": [{\"write\": \"q[2]\"},"
+				      " {\"write\": \"a[1]\"}, {\"write\": \"z\"}, {\"read\": \"q[#]\"}]}");
+	cr_assert_eq(p->nsockets, 5, "a[1], q[0..2], z");
+	const struct op *o = p->funcs[p->main_fn].ops;
+	cr_assert_eq(o[0].kind, OP_WRITE);
+	cr_assert_eq(o[0].arg, 3, "q[2]: q's first socket (1) + 2");
+	cr_assert_eq(o[1].arg, 0, "\"a[1]\" is the plain socket declared by that name");
+	cr_assert_eq(o[2].arg, 4);
+	cr_assert_eq(o[3].kind, OP_READ_AT);
+	cr_assert_eq(o[3].arg, 1);
+	cr_assert_eq(p->funcs[p->main_fn].inst_n, 3);
+	cr_assert_eq(p->funcs[p->main_fn].side, 1, "a block for the ordinal");
+	program_free(p);
+}
+
+Test(socket, a_goroutine_beyond_its_array_ends_the_run_with_an_error_naming_the_op)
+{
+	const char *json = "{\"sockets\": [{\"req\": 2}],\n \"main\": [{\"repeat\": 3, \"body\": [{\"go\": \"h\"}]}],"
+			   "\n \"funcs\": {\"h\": [{\"write\": \"req[#]\"}]}}";
+	struct program *p = NULL;
+	char err[256];
+	cr_assert_eq(workload_parse(json, strlen(json), "w.json", NULL, 0, &p, err, sizeof err), 0, "%s", err);
+	struct sim_config cfg = cfg_of(1, MODEL_RUNTIME);
+	struct run_result r;
+	run_program(p, &cfg, &r);
+	cr_assert_eq(r.status, SIM_INPUT);
+	cr_assert(strstr(r.msg, "w.json:3:28: \"write\": \"req[#]\": goroutine 4, the 3rd started running h, has no "
+				"element: the array holds 2 (0..1)"), "%s", r.msg);
+	run_result_free(&r);
+	program_free(p);
+}
+
+Test(socket, an_array_named_without_an_element_or_out_of_range_is_rejected_where_it_is)
+{
+	static const struct { const char *op, *msg; } bad[] = {
+		{ "{\"read\": \"q\"}", "w.json:2:20: \"read\": \"q\" is an array of 3 sockets: name one, \"q[#]\" (this "
+				       "goroutine's own) or \"q[K]\" (K in 0..2)" },
+		{ "{\"read\": \"q[3]\"}", "w.json:2:20: \"read\": \"q[3]\": an element of \"q\" is \"q[#]\" (this goroutine's own) "
+					  "or \"q[K]\", K an integer in 0..2" },
+		{ "{\"read\": \"q[-1]\"}", "an integer in 0..2" },
+		{ "{\"read\": \"q[]\"}", "an integer in 0..2" },
+		{ "{\"write\": \"s[0]\"}", "there is no array \"s\"" },
+		{ "{\"write\": \"t[#]\"}", "there is no socket or array \"t\"" },
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		char json[256];
+		snprintf(json, sizeof json, "{\"sockets\": [\"s\", {\"q\": 3}],\n \"main\": [%s]}", bad[i].op);
+		struct program *p = NULL;
+		char err[256];
+		cr_assert_eq(workload_parse(json, strlen(json), "w.json", NULL, 0, &p, err, sizeof err), -1, "%s", json);
+		cr_assert(strstr(err, bad[i].msg), "%s: %s", json, err);
+	}
+	static const struct { const char *decl, *msg; } decls[] = {
+		{ "{\"q\": 0}", "an array's size must be an integer in 1..16777216" },
+		{ "{\"q[1]\": 2}", "an array's name is a non-empty string without \"[\" or \"]\"" },
+		{ "\"q\", {\"q\": 2}", "\"q\" is named twice in \"sockets\"" },
+		{ "{\"q\": 16777216}, \"r\"", "at most 16777216 sockets in all" },
+	};
+	for (size_t i = 0; i < sizeof decls / sizeof decls[0]; i++) {
+		char json[256];
+		snprintf(json, sizeof json, "{\"sockets\": [%s], \"main\": []}", decls[i].decl);
+		struct program *p = NULL;
+		char err[256];
+		cr_assert_eq(workload_parse(json, strlen(json), "w.json", NULL, 0, &p, err, sizeof err), -1, "%s", json);
+		cr_assert(strstr(err, decls[i].msg), "%s: %s", json, err);
+	}
 }
