@@ -37,6 +37,9 @@ w twoops.json '{"main": [{"run": 10, "loop": 10}]}'
 w badkey.json '{"main": [], "mian": []}'
 w badchan.json '{"chans": {"c": -1}, "main": []}'
 w badparams.json '{"params": {"n": [1]}, "main": []}'
+w sockover.json '{"sockets": [{"req": 2}], "main": [{"repeat": 3, "body": [{"go": "h"}]}],
+ "funcs": {"h": [{"write": "req[#]"}]}}'
+w sockwhole.json '{"sockets": [{"req": 2}], "main": [{"write": "req"}]}'
 w hugework.json '{"main": [{"repeat": 1000000000, "body": [{"repeat": 1000000000, "body": [{"run": "1s"}]}]}]}'
 w steps.json '{"main": [{"repeat": 1000000000, "body": [{"repeat": 1000000000, "body": [{"gosched": true}]}]}]}'
 w fewsteps.json '{"main": [{"repeat": 10, "body": [{"gosched": true}]}]}'
@@ -132,6 +135,8 @@ ovfsteps.json: the number of steps the program takes overflows|-w ovfsteps.json
 rangesteps.json: the program executed more than 100000 steps by t=0us|-w rangesteps.json --max-steps=100000 --model=seed
 rangego.json: the program started more than 50 goroutines by t=0us|-w rangego.json --max-goroutines=50 --model=seed
 clockend.json: the program ran more than 2305843009213693951 us of simulated time|-w clockend.json --model=seed
+sockover.json:2:28: "write": "req[#]": goroutine 4, the 3rd started running h, has no element: the array holds 2 (0..1), at t=|-w sockover.json
+sockwhole.json:1:46: "write": "req" is an array of 2 sockets|-w sockwhole.json
 bom.json:1:1: the workload starts with a UTF-8 byte-order mark; remove it|-w bom.json
 EOF2
 
