@@ -229,7 +229,10 @@ void sysmon_init_clock(struct sim *s)
  * Simplification: start-up itself is not simulated (no goroutines, no
  * retake, no schedtrace lines before 0), and the pair comes from one
  * table whatever the workload, GOMAXPROCS or release (measured on the
- * pingpong twin at 1 P). */
+ * pingpong twin at 1 P; the pingpong and mutex twins at 1, 2 and 4 Ps,
+ * measured side by side, show no difference by GOMAXPROCS or program:
+ * docs/costs.md), and main is on P0 (at 2 and 4 Ps the real main is on
+ * P1 in most runs). */
 void sysmon_start_early(struct sim *s)
 {
 	int64_t head_us, seen_us;
