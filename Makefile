@@ -23,7 +23,7 @@ LDLIBS = -ljansson -lzstd -lz -pthread
 B ?= build
 SIM = $(wildcard sim/*.c)
 TRACE = $(wildcard trace/*.c)
-CMD = cmd/cli.c cmd/run.c cmd/out.c cmd/compress.c cmd/msg.c cmd/analysis.c cmd/sweep.c cmd/compare.c cmd/import.c cmd/import_fold.c cmd/import_mutex.c cmd/import_net.c
+CMD = cmd/cli.c cmd/run.c cmd/out.c cmd/compress.c cmd/msg.c cmd/analysis.c cmd/sweep.c cmd/compare.c cmd/import.c cmd/import_fold.c cmd/import_mutex.c cmd/import_net.c cmd/import_tick.c
 WORKLOADS = $(sort $(wildcard workloads/*.json))
 LIB_OBJ = $(SIM:%.c=$(B)/%.o) $(TRACE:%.c=$(B)/%.o) $(B)/workloads.o $(B)/html_page.o
 TEST_SRC = $(wildcard tests/test_*.c)
@@ -58,7 +58,7 @@ $(B)/html_page.o: $(B)/html_page.c
 $(B)/workloads.o: $(B)/workloads.c
 	$(CC) $(CPPFLAGS) -I. $(WARN) $(CFLAGS) $(PIE_CFLAGS) -Wno-missing-prototypes -c -o $@ $<
 
-$(B)/unit: $(LIB_OBJ) $(TEST_OBJ) $(B)/tests/helpers.o $(B)/cmd/import_net.o
+$(B)/unit: $(LIB_OBJ) $(TEST_OBJ) $(B)/tests/helpers.o $(B)/cmd/import_net.o $(B)/cmd/import_tick.o
 	$(CC) $(CFLAGS) $(LDFLAGS) $(PIE_LDFLAGS) -o $@ $^ $(LDLIBS) -lcriterion
 
 $(B)/tests/%.o: CPPFLAGS += -Isim

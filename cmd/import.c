@@ -53,6 +53,7 @@
 #include "import_fold.h"
 #include "import_mutex.h"
 #include "import_net.h"
+#include "import_tick.h"
 #include "msg.h"
 #include "out.h"
 
@@ -92,6 +93,8 @@ struct ig {
 	struct { json_t *op; int64_t ns; } *tw; /* its channel receives woken by no user goroutine:
 						 the sleep op each became, and when it was woken */
 	size_t ntw, captw;
+	int64_t made_lo, made_hi; /* from its first run to the first of them blocking (import_tick.h) */
+	int ran;          /* it has run: made_lo is its first GoStart */
 	struct mx_open mx; /* its stretch since its last mutex event (import_mutex.h) */
 	int net_read;     /* its network wait is a socket read's (net.(*netFD).Read) */
 	long nnet, nwrite; /* its socket read waits and socket writes so far (import_net.h) */
@@ -388,6 +391,8 @@ static void timer_recv(struct imp *im, struct ig *g, json_t *o, int64_t ns)
 		g->tw = a;
 		g->captw = c;
 	}
+	if (!g->ntw) /* blocked since g->since; made_lo: its first GoStart */
+		g->made_hi = g->since;
 	g->tw[g->ntw].op = o;
 	g->tw[g->ntw++].ns = ns;
 }
@@ -941,6 +946,10 @@ static void event(struct imp *im, const struct gtr_event *e, json_t *chans)
 			unblock(im, g, NULL, ns, chans, 0, e->m);
 		start(g, ns, G_RUNNING);
 		g->run_ns = ns;
+		if (!g->ran) {
+			g->ran = 1;
+			g->made_lo = ns;
+		}
 		p_pass(im, m_p(im, e->m), ns, 1); /* schedule's checkTimers, then execute */
 		set_cur(im, e->m, g);
 		break;
@@ -1294,6 +1303,26 @@ static int64_t off_span(const struct ig *g, int64_t p)
 	return k > 0 ? llabs(p - span / k) : INT64_MAX;
 }
 
+/* The shortest period the window rule takes (window_of(p) <= p/2): below
+ * it, the bracket rule (import_tick.h). */
+#define TICK_WINDOW_MIN_NS (TICK_LATE_NS * 5 / 2)
+
+static int64_t short_period(struct imp *im, const struct ig *g)
+{
+	int64_t *w = malloc(g->ntw * sizeof *w);
+	if (!w) {
+		im->oom = 1;
+		return 0;
+	}
+	for (size_t i = 0; i < g->ntw; i++)
+		w[i] = g->tw[i].ns;
+	int64_t p = tick_short_period(w, g->ntw, g->made_lo, g->made_hi, TICK_WINDOW_MIN_NS, NULL);
+	free(w);
+	if (p < 0)
+		im->oom = 1;
+	return p > 0 ? p : 0;
+}
+
 static int64_t ticker_period(struct imp *im, const struct ig *g)
 {
 	size_t n = g->ntw;
@@ -1328,7 +1357,9 @@ static int64_t ticker_period(struct imp *im, const struct ig *g)
 			break;
 	}
 	free(a);
-	return best && fit * 100 >= n * TICK_FIT_PCT ? best : 0;
+	if (best && fit * 100 >= n * TICK_FIT_PCT)
+		return best;
+	return short_period(im, g);
 }
 
 /* Each goroutine whose timer-woken receives fit a ticker's grid gets

@@ -188,8 +188,9 @@ done
 # Tickers: a channel receive woken by no goroutine on a periodic grid is a
 # tick. gosim's own trace of a 5 ms ticker beside two CPU-bound goroutines
 # imports to {"tick": 5000} folded into a repeat and replays to the same
-# makespan; a 1 ms ticker (its period under 2.5 ms: netpoll's millisecond
-# makes a real one indistinguishable from sleeps) stays sleeps.
+# makespan; a 1 ms ticker whose every idle fire is on time (the netpoll M
+# waking at the timer, 40 ticks) leaves no wait shorter than its period, no
+# evidence for the short-period rule (cmd/import_tick.h), and stays sleeps.
 printf '%s' '{"procs": 2, "main": [{"go": "spin"}, {"go": "spin"}, {"go": "t"}, {"run": "10us"}],
  "funcs": {"spin": [{"run": "30ms"}], "t": [{"repeat": 40, "body": [{"tick": "PERIOD"}, {"run": "300us"}]}]}}' > "$tmp/tick.in"
 for per in 5ms 1ms; do
@@ -207,7 +208,42 @@ for per in 5ms 1ms; do
 	fi
 done
 
+# A 2 ms ticker under the runtime model's whole-millisecond netpoll wait
+# (late fires, then a short wait to the next grid point), 200 ticks: the
+# short-period rule's evidence, so it imports to {"tick": 2000} and replays
+# to the same makespan (it stayed 200 sleeps before).
+sed 's/PERIOD/2ms/; s/"repeat": 40/"repeat": 200/' "$tmp/tick.in" > "$tmp/tick2.json"
+nw="$fixed --cost-go=0 --cost-chan=0 --cost-switch=0"
+if "$gosim" -w "$tmp/tick2.json" $nw -q -t "$tmp/tick2.trace" && "$gosim" import "$tmp/tick2.trace" -o "$tmp/tick2.imp.json" 2> "$tmp/err"; then
+	grep -q '{"repeat":[0-9]*,"body":\[{"tick":2000},{"run":300}\]}' "$tmp/tick2.imp.json" || no "tick 2ms: not imported as ticks of 2 ms: $(grep -o '"tick":[0-9]*\|"sleep":[0-9]*' "$tmp/tick2.imp.json" | sort | uniq -c | tr '\n' ' ')"
+	a=$("$gosim" -w "$tmp/tick2.json" $nw | grep '^  makespan') b=$("$gosim" -w "$tmp/tick2.imp.json" $nw | grep '^  makespan')
+	[ "$a" = "$b" ] || no "tick 2ms: the replay's makespan differs: $a / $b"
+else
+	no "tick 2ms: gosim run or import: $(cat "$tmp/err")"
+fi
+
 data=$(dirname "$0")/data/importgo
+
+# A real 1 ms ticker and a real loop of <-time.After(1 ms) (ticker1/main.go,
+# captured here at GOMAXPROCS=2, 100 wakes each): the ticker's 96 blocking
+# receives come back as ticks of 1 ms (their late wakes are followed by short
+# waits that keep to the grid: 40 bits of evidence), the loop's 100 waits
+# stay sleeps (8 bits: each wait starts anew).
+"$gosim" import "$data/ticker1.trace" -o "$tmp/t1.json" 2> "$tmp/err" || no "ticker1: $(cat "$tmp/err")"
+python3 - "$tmp/t1.json" <<'PY' || no "ticker1: the ticker is not ticks of 1 ms, or the time.After loop not sleeps"
+import json, sys
+w = json.load(open(sys.argv[1]))
+def ops(a):
+    for o in a:
+        yield o
+        if "body" in o:
+            yield from ops(o["body"])
+t = [o["tick"] for o in ops(w["funcs"]["tick"]) if "tick" in o]
+assert t and all(x == 1000 for x in t), t
+assert not any("sleep" in o for o in ops(w["funcs"]["tick"])), "a sleep left in tick"
+assert not any("tick" in o for o in ops(w["funcs"]["after"])), "the time.After loop became ticks"
+assert any("sleep" in o for o in ops(w["funcs"]["after"])), "the time.After loop has no sleeps"
+PY
 
 # A real 5 ms ticker (ticker5/main.go, captured here at GOMAXPROCS=2): its 30
 # timer-woken receives come back as ticks of 5 ms (to 1%), folded.

@@ -1,0 +1,3 @@
+module ticker1
+
+go 1.23
