@@ -11,10 +11,21 @@
  * through net.(*netFD).Read: internal/poll's FD.Read got EAGAIN and
  * pd.waitRead parked it, fd_unix.go), from the read syscall that found no
  * data to the wake. The data that ended a wait was written in that window.
- * A reader's partner is the goroutine whose writes fall in the most of its
- * waits' windows (of the last PAIR_SCAN writes before each wake), if that
- * is at least half of them; each such wait then pairs with the partner's
- * last write in its window, and both ends name one socket per (writer,
+ * A reader's candidate partners are the goroutines among the last
+ * WINDOW_SCAN writes before the wake in its WINDOWS_SCANNED windows with
+ * the fewest writes (none if even its smallest window holds more: the
+ * scan would not see it whole), each scored by the share of its waits
+ * whose window holds one of that goroutine's writes (per goroutine, by
+ * binary search in its writes); at least half, or it is no candidate.
+ * Goroutines that are each other's candidates form connections, taken
+ * best score sum first, each goroutine in one; where two connections of
+ * one goroutine score alike neither is taken (at GOMAXPROCS=1 every
+ * goroutine's writes fall in every window: the timing cannot tell them
+ * apart), and those goroutines pair with nobody. A reader in no
+ * connection pairs with its best-scored candidate that is in none either
+ * (a one-way stream), unless two score alike. Each paired wait then pairs
+ * with the partner's last write in its window, and both ends name one
+ * socket per (writer,
  * reader) pair: net_WRITER_READER, then _2, _3 for more pairs of the same
  * functions, the two directions of a connection under one number, unless
  * that name is taken (the two directions between goroutines of one
@@ -28,7 +39,8 @@
  * data).
  *
  * Simplifications: a connection is matched by timing, not by file
- * descriptor (the trace has none); a write whose data a read took without
+ * descriptor (the trace has none), and a goroutine that reads and writes
+ * sockets is taken to talk to one other goroutine; a write whose data a read took without
  * waiting is not replayed as a write (the read did not wait either); the
  * data is there from the write syscall's start. */
 #ifndef GOSIM_IMPORT_NET_H
@@ -37,7 +49,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define PAIR_SCAN 64 /* the writes looked at back from a wake */
+#define WINDOWS_SCANNED 3 /* a reader's windows whose writers are its candidate partners */
+#define WINDOW_SCAN 256   /* the writes looked at back from the wake in each */
 
 /* The first pass's records, in time order: goroutine k's ord-th socket
  * read wait, from lo (its read syscall) to its wake; its ord-th socket
@@ -55,8 +68,7 @@ struct net_pairs {
 	struct net_asg { size_t k; long ord; size_t sock; } *rd, *wr;
 	size_t nrd, nwr;
 	char **names;
-	struct net_end { size_t w, r; const char *wfn, *rfn; size_t num; } *ends; /* each socket's goroutines
-										    (wfn, rfn: NULL after net_pair) */
+	struct net_end { size_t w, r, num; } *ends; /* each socket's writer, reader and number */
 	size_t nsock;
 };
 
