@@ -52,7 +52,8 @@ static const char usage_text[] =
 	"                            before the workload and saw main's slice begin\n"
 	"                            when a measured real start-up did, one seeded\n"
 	"                            draw per run (README \"sysmon's sleeps\"); none\n"
-	"                            (seed model's): they start together\n"
+	"                            (seed model's, and with --sysmon=fixed): they\n"
+	"                            start together\n"
 	"      --cost-go=DUR, --cost-chan=DUR, --cost-switch=DUR, --cost-gosched=DUR\n"
 	"                            runtime model: the CPU time of a go statement, a\n"
 	"                            channel op, a G switch (execute), a Gosched, to the\n"
@@ -650,7 +651,12 @@ static int check_combination(struct opts *o)
 		msg_usage("--thread-start and --cost-* need the runtime model (drop --model=seed)");
 		return EXIT_USAGE;
 	}
+	int init_asked = o->cfg.runtime_init == INIT_MEASURED;
 	sim_config_fill_model(&o->cfg);
+	if (init_asked && o->cfg.sysmon != SYSMON_ADAPTIVE) {
+		msg_usage("--runtime-init=measured needs --sysmon=adaptive (the start-up it draws is adaptive sysmon's head start)");
+		return EXIT_USAGE;
+	}
 	return 0;
 }
 

@@ -256,6 +256,8 @@ static struct ig *new_g(struct imp *im, uint64_t goid, const char *func)
 	g->runtime = strncmp(f, "runtime.", 8) == 0 || strncmp(f, "runtime/", 8) == 0;
 	if (strncmp(f, "main.", 5) == 0)
 		f += 5;
+	if (!*f) /* a frame with no name (a stripped binary's): a function needs one */
+		f = "unknown";
 	g->fn = malloc(strlen(f) + 1);
 	if (!g->fn || !g->ops)
 		return NULL;

@@ -76,8 +76,8 @@ void sim_config_fill_model(struct sim_config *cfg)
 		cfg->sysmon = d->sysmon;
 	if (cfg->slack == SLACK_MODEL)
 		cfg->slack = d->slack;
-	if (cfg->runtime_init == INIT_MODEL)
-		cfg->runtime_init = d->runtime_init;
+	if (cfg->runtime_init == INIT_MODEL) /* the head start is adaptive sysmon's: none with the fixed one */
+		cfg->runtime_init = cfg->sysmon == SYSMON_ADAPTIVE ? d->runtime_init : INIT_NONE;
 	if (cfg->sysmon_slack_us == SIM_MODEL_DEFAULT)
 		cfg->sysmon_slack_us = d->sysmon_slack_us;
 	if (cfg->thread_wake_us == SIM_MODEL_DEFAULT)
@@ -292,7 +292,7 @@ struct sim *sim_new(const struct sim_config *cfg, const struct program *prog,
 	init_ps(s);
 	if (boot(s) != 0)
 		goto fail;
-	if (s->cfg.runtime_init == INIT_MEASURED && s->cfg.sysmon == SYSMON_ADAPTIVE)
+	if (s->cfg.runtime_init == INIT_MEASURED && s->cfg.sysmon == SYSMON_ADAPTIVE) /* a library caller may ask for both */
 		sysmon_start_early(s);
 	s->sysmon_dirty = 1;
 	s->sysmon_next = -1; /* not started: the first step is the boot instant */

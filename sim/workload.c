@@ -814,8 +814,8 @@ static int parse_namelist(struct wctx *c, json_t *root, const char *key, const c
 		json_t *v = json_array_get(list, i);
 		if (push_index(c, (int)i))
 			return -1;
-		if (!json_is_string(v))
-			return fail(c, 0, "%s's name is a string", what);
+		if (!json_is_string(v) || !json_string_value(v)[0])
+			return fail(c, 0, "%s's name is a non-empty string", what);
 		if (names_find(table, json_string_value(v)) >= 0)
 			return fail(c, 0, "\"%s\" is named twice in \"%s\"", json_string_value(v), key);
 		if (!((*names)[*n] = strdup(json_string_value(v))))
@@ -832,9 +832,11 @@ static int parse_namelist(struct wctx *c, json_t *root, const char *key, const c
 static int add_socket_name(struct wctx *c, const char *name, int64_t count, int array)
 {
 	struct program *p = c->prog;
+	if (!name[0])
+		return fail(c, array, "a socket's name is a non-empty string"); /* an array's: at its key */
 	if (names_find(&c->snames, name) >= 0)
 		return fail(c, 0, "\"%s\" is named twice in \"sockets\"", name);
-	if (array && (!name[0] || strchr(name, '[') || strchr(name, ']'))) /* "a[b][#]" would read two ways */
+	if (array && ( strchr(name, '[') || strchr(name, ']'))) /* "a[b][#]" would read two ways */
 		return fail(c, 0, "an array's name is a non-empty string without \"[\" or \"]\"");
 	if (p->nsockets + count > WORKLOAD_MAX_SOCKETS)
 		return fail(c, 0, "at most %d sockets in all (arrays' elements counted)", WORKLOAD_MAX_SOCKETS);
@@ -913,7 +915,11 @@ static int parse_chans(struct wctx *c, json_t *root)
 	const char *key;
 	json_t *v;
 	json_object_foreach(chans, key, v) {
-		if (push_key(c, key) || get_count(c, v, 0, WORKLOAD_MAX_COUNT, "a channel capacity", &p->chan_cap[p->nchans]))
+		if (push_key(c, key))
+			return -1;
+		if (!key[0])
+			return fail(c, 1, "a channel's name is a non-empty string");
+		if ( get_count(c, v, 0, WORKLOAD_MAX_COUNT, "a channel capacity", &p->chan_cap[p->nchans]))
 			return -1;
 		pop(c);
 		if (!(p->chan_names[p->nchans] = strdup(key)))
@@ -941,10 +947,11 @@ static int parse_funcs(struct wctx *c, json_t *root)
 	json_t *v;
 	if (funcs)
 		json_object_foreach(funcs, key, v) {
-			if (strcmp(key, "main") == 0) {
+			if (strcmp(key, "main") == 0 || !key[0]) {
 				push_key(c, "funcs");
 				push_key(c, key);
-				return fail(c, 1, "\"main\" is the top-level key, not a function in \"funcs\"");
+				return fail(c, 1, key[0] ? "\"main\" is the top-level key, not a function in \"funcs\""
+							 : "a function's name is a non-empty string");
 			}
 			if (!(p->funcs[p->nfuncs].name = strdup(key)))
 				return nomem(c);

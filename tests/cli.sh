@@ -382,6 +382,8 @@ usage_error "--runtime-init takes none or measured" "runtime-init=later: expecte
 "$GOSIM" -w tightloop -p 1 --trace="$T/init.json" -q && "$GOSIM" -w tightloop -p 1 --runtime-init=none --trace="$T/noinit.json" -q
 grep -q '"runtime_init":"measured"' "$T/init.json" && ! grep -q '"runtime_init"' "$T/noinit.json" &&
 	ok "the json header says when the start-up is drawn (--runtime-init=measured, the runtime model's default)" || bad "runtime_init in the header"
+"$GOSIM" -w tightloop -p 1 --sysmon=fixed --trace="$T/fixinit.json" -q && ! grep -q '"runtime_init"' "$T/fixinit.json" &&
+	ok "with --sysmon=fixed the header says no start-up is drawn (the head start is adaptive sysmon's)" || bad "runtime_init in the header under --sysmon=fixed"
 "$GOSIM" -w tightloop -p 1 -q -t - -f csv | awk -F, '$3 == "preempt" { print $1; exit }' >"$T/p1.txt"
 "$GOSIM" -w tightloop -p 1 --runtime-init=none -q -t - -f csv | awk -F, '$3 == "preempt" { print $1; exit }' >"$T/p2.txt"
 [ -s "$T/p1.txt" ] && [ "$(cat "$T/p1.txt")" -lt "$(cat "$T/p2.txt")" ] &&

@@ -49,6 +49,12 @@ w clockend.json '{"main": [{"repeat": 9300000, "body": [{"sleep": 999999999990}]
 w rangesteps.json '{"chans": {"c": 1000}, "main": [{"go": "r"}, {"repeat": 1000, "body": [{"send": "c"}]}], "funcs": {"r": [{"range": "c", "body": [{"repeat": 1000000, "body": [{"gosched": true}]}]}]}}'
 w rangego.json '{"chans": {"c": 100}, "main": [{"go": "r"}, {"repeat": 100, "body": [{"send": "c"}]}, {"close": "c"}], "funcs": {"r": [{"range": "c", "body": [{"go": "w"}]}], "w": [{"run": 10}]}}'
 w many.json '{"params": {"n": 10}, "main": [{"repeat": "$n", "body": [{"go": "f"}]}], "funcs": {"f": []}}'
+w emptysock.json '{"sockets": ["s", ""], "main": []}'
+w emptyarr.json '{"sockets": [{"": 2}], "main": []}'
+w emptychan.json '{"chans": {"": 1}, "main": []}'
+w emptyfn.json '{"funcs": {"": []}, "main": []}'
+w emptymu.json '{"mutexes": [""], "main": []}'
+w emptywg.json '{"waitgroups": ["w", ""], "main": []}'
 printf '\357\273\277{"main": []}\n' >bom.json
 mkdir adir
 
@@ -137,6 +143,14 @@ rangego.json: the program started more than 50 goroutines by t=0us|-w rangego.js
 clockend.json: the program ran more than 2305843009213693951 us of simulated time|-w clockend.json --model=seed
 sockover.json:2:28: "write": "req[#]": goroutine 4, the 3rd started running h, has no element: the array holds 2 (0..1), at t=|-w sockover.json
 sockwhole.json:1:46: "write": "req" is an array of 2 sockets|-w sockwhole.json
+emptysock.json:1:19: a socket's name is a non-empty string|-w emptysock.json
+emptyarr.json:1:15: a socket's name is a non-empty string|-w emptyarr.json
+emptychan.json:1:12: a channel's name is a non-empty string|-w emptychan.json
+emptyfn.json:1:12: a function's name is a non-empty string|-w emptyfn.json
+emptymu.json:1:14: a mutex's name is a non-empty string|-w emptymu.json
+emptywg.json:1:22: a wait group's name is a non-empty string|-w emptywg.json
+--runtime-init=measured needs --sysmon=adaptive|-w pingpong --sysmon=fixed --runtime-init=measured
+--runtime-init=measured needs --sysmon=adaptive|-w pingpong --model=seed --runtime-init=measured
 bom.json:1:1: the workload starts with a UTF-8 byte-order mark; remove it|-w bom.json
 EOF2
 
